@@ -1,7 +1,9 @@
-"""Errors of the throw reader (:mod:`yut_cam.vision`).
+"""Exceptions of :mod:`yut_cam.vision` (one base for the package).
 
-One base, :class:`VisionError`; bad input (calibration files, images) also subclasses
-``ValueError`` so callers that only know the standard library can still catch it.
+``VisionError`` is the base every vision module raises from.  Bad input (a corrupt
+image, a calibration file that does not validate) also subclasses ``ValueError`` so
+callers that only know the standard library still catch it.  Messages quote the bad
+input (path, device, value).
 """
 
 from __future__ import annotations
@@ -11,17 +13,17 @@ class VisionError(Exception):
     """Base of every error raised by :mod:`yut_cam.vision`."""
 
 
-class CalibrationError(VisionError, ValueError):
-    """A calibration file or calibration image is unusable; the message says why."""
-
-
-class ImageError(VisionError, ValueError):
-    """An image is missing, corrupt, empty or of the wrong size; the message says which."""
-
-
 class CameraError(VisionError):
-    """The camera could not be opened or configured."""
+    """A frame source cannot be opened or used (missing device, closed source, bad spec)."""
 
 
 class CameraLost(CameraError):
-    """The camera stopped delivering frames in the middle of a session."""
+    """A source that was working stopped delivering frames (unplugged, driver crash)."""
+
+
+class CalibrationError(VisionError, ValueError):
+    """A calibration cannot be computed, loaded or validated."""
+
+
+class ImageError(VisionError, ValueError):
+    """An image is missing, unreadable, corrupt or of an unusable shape."""
