@@ -1,0 +1,93 @@
+"""Value objects of a throw reading (the ``yut-cam read`` JSON contract of DESIGN.md)."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+Face = Literal["배", "등"]
+Result = Literal["도", "개", "걸", "윷", "모", "빽도", "낙"]
+
+FACES: tuple[Face, ...] = ("배", "등")
+RESULTS: tuple[Result, ...] = ("도", "개", "걸", "윷", "모", "빽도", "낙")
+_BY_BELLY_COUNT: dict[int, Result] = {0: "모", 1: "도", 2: "개", 3: "걸", 4: "윷"}
+
+Point = tuple[float, float]
+
+
+@dataclass(frozen=True)
+class StickReading:
+    """One stick as seen: which face is up, whether it is the 빽도 stick, where it lies.
+
+    ``box`` is the stick's outline as four (x, y) corners in pixels of the image read;
+    ``on_mat`` is True when any part of the stick touches the mat (rule 000).
+    ``confidence`` (0..1) is how sure the face and mark decisions are.
+    """
+
+    face: Face
+    marked: bool
+    on_mat: bool
+    box: tuple[Point, Point, Point, Point]
+    confidence: float = 1.0
+
+    def __post_init__(self) -> None:
+        if self.face not in FACES:
+            raise ValueError(f"face must be 배 or 등, not {self.face!r}")
+        if len(self.box) != 4:
+            raise ValueError(f"box needs 4 corners, got {len(self.box)}: {self.box!r}")
+        if not 0.0 <= self.confidence <= 1.0:
+            raise ValueError(f"confidence must be within 0..1, not {self.confidence!r}")
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "face": self.face,
+            "marked": self.marked,
+            "on_mat": self.on_mat,
+            "box": [[round(x, 1), round(y, 1)] for x, y in self.box],
+            "confidence": round(self.confidence, 3),
+        }
+
+
+def result_of(sticks: tuple[StickReading, ...] | list[StickReading]) -> Result:
+    """The throw's result by rule 000: 낙 if fewer than four sticks or any stick wholly
+    off the mat; otherwise the count of 배 faces up (1 is 빽도 when it is the marked one)."""
+    if len(sticks) < 4 or any(not s.on_mat for s in sticks):
+        return "낙"
+    bellies = [s for s in sticks if s.face == "배"]
+    if len(bellies) == 1 and bellies[0].marked:
+        return "빽도"
+    return _BY_BELLY_COUNT[min(len(bellies), 4)]
+
+
+@dataclass(frozen=True)
+class Reading:
+    """What the camera read from one still.
+
+    ``needs_referee`` is True whenever the reader is not sure; ``reasons`` says why
+    (short English phrases, one per doubt).
+    """
+
+    result: Result
+    confidence: float
+    needs_referee: bool
+    sticks: tuple[StickReading, ...] = ()
+    reasons: tuple[str, ...] = field(default=())
+
+    def __post_init__(self) -> None:
+        if self.result not in RESULTS:
+            raise ValueError(f"result must be one of {' '.join(RESULTS)}, not {self.result!r}")
+        if not 0.0 <= self.confidence <= 1.0:
+            raise ValueError(f"confidence must be within 0..1, not {self.confidence!r}")
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "result": self.result,
+            "confidence": round(self.confidence, 3),
+            "needs_referee": self.needs_referee,
+            "sticks": [s.to_dict() for s in self.sticks],
+            "reasons": list(self.reasons),
+        }
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_dict(), ensure_ascii=False)
