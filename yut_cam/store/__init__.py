@@ -23,6 +23,7 @@ from yut_cam.store.yutlog import (
     dumps_yutlog,
     export_match,
     import_match,
+    load_record,
     read_yutlog,
     write_yutlog,
 )
@@ -48,6 +49,7 @@ __all__ = [
     "dumps_yutlog",
     "export_match",
     "import_match",
+    "load_record",
     "read_yutlog",
     "write_yutlog",
 ]

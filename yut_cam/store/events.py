@@ -110,7 +110,7 @@ class EventStore:
         self._lock = threading.RLock()
         if not self.path.exists():
             if not create:
-                raise SchemaError(f"no store at {str(self.path)!r}")
+                raise SchemaError(f"no store at {str(self.path)!r} (give the right --db PATH?)")
             self.path.parent.mkdir(parents=True, exist_ok=True)
         conn = sqlite3.connect(
             self.path,

@@ -121,6 +121,34 @@ def export_match(store: EventStore, match_id: int, path: str | Path) -> Path:
     return target
 
 
+def load_record(
+    path: str | Path,
+    *,
+    check_all: CheckAll | None = None,
+    known_types: Collection[str] | None = None,
+) -> tuple[Event, list[Event]]:
+    """Read and validate a .yutlog file without touching any store.
+
+    Errors name the file and line (:class:`YutlogError`); ``check_all(header, events)``
+    raising becomes :class:`ImportRefusedError` quoting its message.
+    """
+    source = Path(path)
+    try:
+        data = source.read_bytes()
+    except OSError as exc:
+        raise YutlogError(0, f"cannot read it: {exc.strerror or exc}", str(source)) from None
+    try:
+        header, events = read_yutlog(data, known_types=known_types)
+    except YutlogError as exc:
+        raise YutlogError(exc.line, exc.problem, source.name) from None
+    if check_all is not None:
+        try:
+            check_all(header, events)
+        except Exception as exc:
+            raise ImportRefusedError(f"{source.name}: record refused: {exc}") from exc
+    return header, events
+
+
 def import_match(
     store: EventStore,
     path: str | Path,
@@ -137,19 +165,5 @@ def import_match(
     header and all events go in one transaction. ``finished=True`` (default) stores it
     as a finished record so the service does not resume it as a live match.
     """
-    source = Path(path)
-    try:
-        data = source.read_bytes()
-    except OSError as exc:
-        raise YutlogError(0, f"cannot read it: {exc.strerror or exc}", str(source)) from None
-    try:
-        header, events = read_yutlog(data, known_types=known_types)
-    except YutlogError as exc:
-        raise YutlogError(exc.line, exc.problem, source.name) from None
-    if check_all is not None:
-        try:
-            check_all(header, events)
-        except Exception as exc:
-            raise ImportRefusedError(f"{source.name}: record refused: {exc}") from exc
+    header, events = load_record(path, check_all=check_all, known_types=known_types)
     return store.create_match(header, events=events, finished=finished, title=title)
-
