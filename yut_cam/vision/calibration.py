@@ -1,0 +1,420 @@
+"""Calibration of the throw reader from three images taken at the venue.
+
+``calibrate(empty, belly, back)`` learns, under this light and this camera:
+the mat's outline, the empty mat (background), the size of a stick, how the flat (배)
+and round (등) faces look, and how the 빽도 mark looks (the one belly-up stick that
+differs at one end). ``Calibration.save`` writes a small JSON file of statistics plus
+a reduced, smoothed picture of the empty mat beside it (``<name>.background.png``).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from yut_cam.vision import functional as F
+from yut_cam.vision.errors import CalibrationError, ImageError
+
+VERSION = 1
+WORK_WIDTH = 640  # segmentation runs at about this width
+SMOOTH_SIGMA = 1.0
+PATCH_SIZE = (96, 24)  # every stick is compared at this size (length, width)
+STICK_COUNT = 4
+
+Point = tuple[float, float]
+
+
+@dataclass(frozen=True)
+class FaceModel:
+    """Mean features of the flat (배) and round (등) faces and how much each varies."""
+
+    names: tuple[str, ...]
+    belly: tuple[float, ...]
+    back: tuple[float, ...]
+    spread: tuple[float, ...]
+
+    def score(self, features: npt.NDArray[np.float64]) -> float:
+        """0 looks like 배, 1 like 등 (weighted by how well each feature separates them)."""
+        b, k, s = (np.asarray(v, np.float64) for v in (self.belly, self.back, self.spread))
+        diff = k - b
+        safe = np.where(np.abs(diff) < 1e-9, 1e-9, diff)
+        t = np.clip((features - b) / safe, -1.0, 2.0)
+        w = np.minimum((diff / s) ** 2, 100.0)
+        return float((w * t).sum() / max(float(w.sum()), 1e-9))
+
+
+@dataclass(frozen=True)
+class MarkModel:
+    """Colour of the 빽도 mark (Lab, calibration light) and the share of an end it covers."""
+
+    mark_lab: tuple[float, float, float]
+    marked_fraction: float  # share of mark-like pixels at the marked end in the belly image
+    other_fraction: float  # the largest share at any other end
+    threshold: float
+
+
+@dataclass(frozen=True)
+class Calibration:
+    image_size: tuple[int, int]  # (width, height) of the camera images
+    mat_polygon: tuple[Point, ...]
+    work_size: tuple[int, int]  # (width, height) segmentation runs at
+    segment: F.SegmentParams
+    stick_length: float  # full-resolution pixels
+    stick_width: float
+    faces: FaceModel
+    mark: MarkModel
+    background: npt.NDArray[np.uint8]  # empty mat at work_size, smoothed
+
+    @property
+    def work_scale(self) -> float:
+        return self.work_size[0] / self.image_size[0]
+
+    @property
+    def stick_area(self) -> float:
+        return self.stick_length * self.stick_width
+
+    def to_dict(self, background_file: str) -> dict[str, Any]:
+        return {
+            "version": VERSION,
+            "image_size": list(self.image_size),
+            "mat_polygon": [[round(x, 1), round(y, 1)] for x, y in self.mat_polygon],
+            "work_size": list(self.work_size),
+            "background": background_file,
+            "segment": {k: (bool(v) if isinstance(v, bool) else round(float(v), 5))
+                        for k, v in self.segment._asdict().items()},
+            "stick": {"length": round(self.stick_length, 2), "width": round(self.stick_width, 2)},
+            "faces": {"features": list(self.faces.names),
+                      "배": [round(v, 4) for v in self.faces.belly],
+                      "등": [round(v, 4) for v in self.faces.back],
+                      "spread": [round(v, 4) for v in self.faces.spread]},
+            "mark": {"lab": [round(v, 2) for v in self.mark.mark_lab],
+                     "marked_fraction": round(self.mark.marked_fraction, 4),
+                     "other_fraction": round(self.mark.other_fraction, 4),
+                     "threshold": round(self.mark.threshold, 4)},
+        }
+
+    def save(self, path: str | Path) -> Path:
+        """Write ``path`` (JSON) and ``<stem>.background.png`` beside it; returns the PNG path."""
+        import cv2
+
+        path = Path(path)
+        bg_name = f"{path.stem}.background.png"
+        bg_path = path.with_name(bg_name)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if not cv2.imwrite(str(bg_path), self.background, [cv2.IMWRITE_PNG_COMPRESSION, 9]):
+            raise CalibrationError(f"cannot write {str(bg_path)!r}")
+        text = json.dumps(self.to_dict(bg_name), ensure_ascii=False, indent=1)
+        path.write_text(text + "\n", encoding="utf-8")
+        return bg_path
+
+    @classmethod
+    def load(cls, path: str | Path) -> Calibration:
+        """Read and validate a calibration file (and its background picture)."""
+        import cv2
+
+        path = Path(path)
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            raise CalibrationError(f"calibration file {str(path)!r} does not exist") from None
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+            raise CalibrationError(f"calibration file {str(path)!r} is not readable JSON: {exc}") from None
+        if not isinstance(data, dict):
+            raise CalibrationError(f"calibration file {str(path)!r} must hold a JSON object")
+        where = f"calibration file {str(path)!r}"
+        version = _field(data, "version", where)
+        if version != VERSION:
+            raise CalibrationError(f"{where}: version {version!r} is not supported (expected {VERSION})")
+        image_size = _size(_field(data, "image_size", where), "image_size", where)
+        work_size = _size(_field(data, "work_size", where), "work_size", where)
+        polygon = _points(_field(data, "mat_polygon", where), where)
+        seg = _field(data, "segment", where)
+        try:
+            segment = F.SegmentParams(
+                lum_threshold=_num(_field(seg, "lum_threshold", where + " segment"), "lum_threshold", where),
+                chroma_threshold=_num(_field(seg, "chroma_threshold", where + " segment"), "chroma_threshold", where),
+                shadow_min=_num(_field(seg, "shadow_min", where + " segment"), "shadow_min", where),
+                shadow_chroma=_num(_field(seg, "shadow_chroma", where + " segment"), "shadow_chroma", where),
+                shadow_suppression=bool(_field(seg, "shadow_suppression", where + " segment")),
+            )
+        except TypeError:
+            raise CalibrationError(f"{where}: 'segment' must be an object") from None
+        stick = _field(data, "stick", where)
+        length = _num(_field(stick, "length", where + " stick"), "stick length", where)
+        width = _num(_field(stick, "width", where + " stick"), "stick width", where)
+        if not 0 < width <= length:
+            raise CalibrationError(f"{where}: stick size {length!r} x {width!r} is impossible")
+        faces = _field(data, "faces", where)
+        names = tuple(str(n) for n in _field(faces, "features", where + " faces"))
+        vecs = [tuple(_num(v, f"faces {k}", where) for v in _list(_field(faces, k, where + " faces"), k, where))
+                for k in ("배", "등", "spread")]
+        if names != F.FEATURE_NAMES or any(len(v) != len(names) for v in vecs):
+            raise CalibrationError(f"{where}: face features {list(names)!r} do not match this reader "
+                                   f"({list(F.FEATURE_NAMES)!r}); calibrate again")
+        if min(vecs[2]) <= 0:
+            raise CalibrationError(f"{where}: face 'spread' values must be positive")
+        mark = _field(data, "mark", where)
+        lab = tuple(_num(v, "mark lab", where) for v in _list(_field(mark, "lab", where + " mark"), "lab", where))
+        if len(lab) != 3:
+            raise CalibrationError(f"{where}: mark 'lab' needs 3 numbers, got {list(lab)!r}")
+        mark_model = MarkModel(
+            mark_lab=(lab[0], lab[1], lab[2]),
+            marked_fraction=_num(_field(mark, "marked_fraction", where + " mark"), "marked_fraction", where),
+            other_fraction=_num(_field(mark, "other_fraction", where + " mark"), "other_fraction", where),
+            threshold=_num(_field(mark, "threshold", where + " mark"), "threshold", where),
+        )
+        bg_name = _field(data, "background", where)
+        if not isinstance(bg_name, str) or not bg_name:
+            raise CalibrationError(f"{where}: 'background' must name a PNG file, not {bg_name!r}")
+        bg_path = path.parent / bg_name
+        background = cv2.imread(str(bg_path), cv2.IMREAD_COLOR) if bg_path.is_file() else None
+        if background is None:
+            raise CalibrationError(f"{where}: background picture {str(bg_path)!r} is missing or unreadable")
+        if (background.shape[1], background.shape[0]) != work_size:
+            raise CalibrationError(
+                f"{where}: background picture {str(bg_path)!r} is {background.shape[1]}x{background.shape[0]},"
+                f" expected work_size {work_size[0]}x{work_size[1]}")
+        return cls(image_size=image_size, mat_polygon=tuple(polygon), work_size=work_size,
+                   segment=segment, stick_length=length, stick_width=width,
+                   faces=FaceModel(names, vecs[0], vecs[1], vecs[2]), mark=mark_model,
+                   background=background)
+
+
+def _field(obj: Any, name: str, where: str) -> Any:
+    if not isinstance(obj, dict):
+        raise CalibrationError(f"{where}: expected an object holding {name!r}, got {obj!r:.60}")
+    if name not in obj:
+        raise CalibrationError(f"{where}: missing field {name!r}")
+    return obj[name]
+
+
+def _num(v: Any, name: str, where: str) -> float:
+    if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v):
+        raise CalibrationError(f"{where}: {name} must be a number, not {v!r}")
+    return float(v)
+
+
+def _list(v: Any, name: str, where: str) -> list[Any]:
+    if not isinstance(v, list):
+        raise CalibrationError(f"{where}: {name} must be a list, not {v!r:.60}")
+    return v
+
+
+def _size(v: Any, name: str, where: str) -> tuple[int, int]:
+    if (not isinstance(v, list) or len(v) != 2
+            or not all(isinstance(x, int) and not isinstance(x, bool) and x > 0 for x in v)):
+        raise CalibrationError(f"{where}: {name} must be [width, height] in pixels, not {v!r}")
+    return int(v[0]), int(v[1])
+
+
+def _points(v: Any, where: str) -> list[Point]:
+    pts = _list(v, "mat_polygon", where)
+    if len(pts) < 3:
+        raise CalibrationError(f"{where}: mat_polygon needs at least 3 corners, got {len(pts)}")
+    out = []
+    for p in pts:
+        if not isinstance(p, list) or len(p) != 2:
+            raise CalibrationError(f"{where}: mat_polygon corner {p!r} is not [x, y]")
+        out.append((_num(p[0], "mat_polygon x", where), _num(p[1], "mat_polygon y", where)))
+    return out
+
+
+def check_image(image: Any, name: str) -> npt.NDArray[np.uint8]:
+    """``image`` as a BGR uint8 array, or :class:`ImageError` naming it."""
+    if not isinstance(image, np.ndarray) or image.size == 0:
+        raise ImageError(f"{name}: empty or missing image")
+    if image.dtype != np.uint8:
+        raise ImageError(f"{name}: expected 8-bit pixels, got {image.dtype}")
+    if image.ndim == 2:
+        image = np.repeat(image[..., None], 3, axis=2)
+    if image.ndim != 3 or image.shape[2] not in (3, 4):
+        raise ImageError(f"{name}: expected a colour image, got shape {image.shape}")
+    if image.shape[2] == 4:
+        image = image[..., :3]
+    if min(image.shape[:2]) < 32:
+        raise ImageError(f"{name}: image of {image.shape[1]}x{image.shape[0]} pixels is too small")
+    return np.ascontiguousarray(image)
+
+
+def work_size_for(image_size: tuple[int, int]) -> tuple[int, int]:
+    w, h = image_size
+    scale = min(1.0, WORK_WIDTH / w)
+    return max(16, int(round(w * scale))), max(16, int(round(h * scale)))
+
+
+def prepare(image: npt.NDArray[np.uint8], work_size: tuple[int, int]) -> npt.NDArray[np.uint8]:
+    """The image as segmentation sees it: reduced to ``work_size`` and smoothed."""
+    return F.smooth(F.resize_to(image, work_size), SMOOTH_SIGMA)
+
+
+def _noise_params(d_lum: F.F32, d_chroma: F.F32) -> tuple[float, float]:
+    """Thresholds that background noise (sensor, JPEG, weave) stays under."""
+    sigma_l = 1.4826 * float(np.median(np.abs(d_lum - np.median(d_lum))))
+    med_c = float(np.median(d_chroma))
+    return max(0.07, 6.0 * sigma_l), max(1.2, 4.5 * med_c)
+
+
+def _find_sticks(image: npt.NDArray[np.uint8], background: npt.NDArray[np.uint8],
+                 params: F.SegmentParams, name: str, work_size: tuple[int, int]
+                 ) -> tuple[list[F.Rect], npt.NDArray[np.float32]]:
+    work = prepare(image, work_size)
+    radius = max(1, int(round(work_size[0] / 320)))
+    mask, gain, _, _ = F.segment(work, background, params, radius)
+    found = F.blobs(mask, min_area=work_size[0] * work_size[1] * 2e-4)
+    if len(found) < STICK_COUNT:
+        raise CalibrationError(f"{name} image: found {len(found)} stick(s), need exactly {STICK_COUNT}"
+                               " lying apart on the mat")
+    top = found[:STICK_COUNT]
+    med = float(np.median([b.area for b in top]))
+    big = [b for b in found if b.area >= 0.35 * med]
+    if len(big) != STICK_COUNT or top[-1].area < 0.6 * med or top[0].area > 1.6 * med:
+        sizes = ", ".join(str(b.area) for b in found[:8])
+        raise CalibrationError(f"{name} image: cannot find exactly {STICK_COUNT} sticks lying apart "
+                               f"(found {len(big)} stick-sized regions of {len(found)}, areas {sizes} px);"
+                               " lay the four sticks apart and retake it")
+    rects = []
+    for b in top:
+        ys, xs = np.nonzero(b.mask)
+        r = F.rect_from_min_area(np.stack([xs + b.x, ys + b.y], axis=1).astype(np.float32))
+        if r.length < 2.0 * r.width:
+            raise CalibrationError(f"{name} image: a region at ({r.cx / work_size[0] * image.shape[1]:.0f}, "
+                                   f"{r.cy / work_size[1] * image.shape[0]:.0f}) is not stick-shaped "
+                                   f"({r.length:.0f}x{r.width:.0f} px at work size); are two sticks touching?")
+        rects.append(r)
+    return rects, gain
+
+
+def calibrate(empty: npt.NDArray[np.uint8], belly: npt.NDArray[np.uint8], back: npt.NDArray[np.uint8],
+              mat_polygon: list[Point] | None = None) -> Calibration:
+    """Learn a :class:`Calibration` from the empty mat, the four sticks 배 up, and 등 up."""
+    empty = check_image(empty, "empty")
+    belly = check_image(belly, "belly")
+    back = check_image(back, "back")
+    size = (empty.shape[1], empty.shape[0])
+    for img, name in ((belly, "belly"), (back, "back")):
+        if (img.shape[1], img.shape[0]) != size:
+            raise CalibrationError(f"{name} image is {img.shape[1]}x{img.shape[0]}, "
+                                   f"the empty image {size[0]}x{size[1]}: take all three with the same camera")
+    if mat_polygon is None:
+        try:
+            polygon = F.find_mat(empty)
+        except ValueError as exc:
+            raise CalibrationError(f"empty image: cannot find the mat ({exc}); give --mat") from None
+    else:
+        if len(mat_polygon) < 3:
+            raise CalibrationError(f"mat polygon needs at least 3 corners, got {mat_polygon!r}")
+        polygon = [(float(x), float(y)) for x, y in mat_polygon]
+    work_size = work_size_for(size)
+    scale = work_size[0] / size[0]
+    background = prepare(empty, work_size)
+
+    # noise of the difference maps, from the background pixels of both stick images
+    lum_t, chroma_t = 0.0, 0.0
+    for img in (belly, back):
+        work = prepare(img, work_size)
+        gain = F.gain_map(work, background)
+        d_lum, d_chroma = F.difference_maps(work, background.astype(np.float32) * gain)
+        lt, ct = _noise_params(d_lum, d_chroma)
+        lum_t, chroma_t = max(lum_t, lt), max(chroma_t, ct)
+    params = F.SegmentParams(lum_threshold=lum_t, chroma_threshold=chroma_t,
+                             shadow_min=math.log(0.3), shadow_chroma=max(2.0 * chroma_t, 3.0),
+                             shadow_suppression=True)
+
+    try:
+        belly_rects, belly_gain = _find_sticks(belly, background, params, "belly", work_size)
+        back_rects, back_gain = _find_sticks(back, background, params, "back", work_size)
+    except CalibrationError:
+        # sticks whose colour is a darkened mat colour vanish as "shadow": try without
+        params = params._replace(shadow_suppression=False)
+        belly_rects, belly_gain = _find_sticks(belly, background, params, "belly", work_size)
+        back_rects, back_gain = _find_sticks(back, background, params, "back", work_size)
+
+    all_rects = belly_rects + back_rects
+    length = float(np.median([r.length for r in all_rects])) / scale
+    width = float(np.median([r.width for r in all_rects])) / scale
+    for r, name in [(r, "belly") for r in belly_rects] + [(r, "back") for r in back_rects]:
+        if abs(r.length / scale - length) > 0.3 * length:
+            raise CalibrationError(f"{name} image: a stick of length {r.length / scale:.0f} px differs from"
+                                   f" the others ({length:.0f} px): is one stick leaning or covered?")
+
+    belly_patches = [_patch(belly, r.scaled(1 / scale), belly_gain, r) for r in belly_rects]
+    back_patches = [_patch(back, r.scaled(1 / scale), back_gain, r) for r in back_rects]
+    faces = _face_model([F.face_features(p) for p in belly_patches],
+                        [F.face_features(p) for p in back_patches])
+    mark = _mark_model(belly_patches)
+    return Calibration(image_size=size, mat_polygon=tuple(polygon), work_size=work_size,
+                       segment=params, stick_length=length, stick_width=width, faces=faces,
+                       mark=mark, background=background)
+
+
+def _patch(image: npt.NDArray[np.uint8], rect: F.Rect, gain: npt.NDArray[np.float32],
+           work_rect: F.Rect) -> npt.NDArray[np.uint8]:
+    h, w = gain.shape[:2]
+    g = gain[min(h - 1, max(0, int(work_rect.cy))), min(w - 1, max(0, int(work_rect.cx)))]
+    return F.correct_light(F.stick_patch(image, rect, PATCH_SIZE), g)
+
+
+def _face_model(belly: list[npt.NDArray[np.float64]], back: list[npt.NDArray[np.float64]]) -> FaceModel:
+    b, k = np.array(belly), np.array(back)
+    mb, mk = b.mean(axis=0), k.mean(axis=0)
+    pooled = np.sqrt((b.var(axis=0, ddof=1) + k.var(axis=0, ddof=1)) / 2.0)
+    # four samples a side say little about spread: never trust less than a fifth of the gap
+    floor = np.array([1.0, 0.5, 0.5, 0.3, 0.3, 0.5, 1.0, 0.3])
+    spread = np.maximum(np.maximum(pooled, 0.2 * np.abs(mk - mb)), floor)
+    model = FaceModel(F.FEATURE_NAMES, tuple(map(float, mb)), tuple(map(float, mk)), tuple(map(float, spread)))
+    separation = float(np.max(np.abs(mk - mb) / spread))
+    scores_b = [model.score(x) for x in b]
+    scores_k = [model.score(x) for x in k]
+    if separation < 2.5 or max(scores_b) >= 0.4 or min(scores_k) <= 0.6:
+        raise CalibrationError(
+            "belly and back images: the flat (배) and round (등) faces look too much alike under this "
+            f"light (best feature separation {separation:.1f}); check the images are 배 up and 등 up")
+    return model
+
+
+def _mark_model(patches: list[npt.NDArray[np.uint8]]) -> MarkModel:
+    import cv2
+
+    labs = [cv2.cvtColor(p, cv2.COLOR_BGR2LAB).astype(np.float64) for p in patches]
+    h, w = labs[0].shape[:2]
+    n_end = int(round(w * 0.22))
+    y0, y1 = int(h * 0.15), int(round(h * 0.85))
+    bodies = [np.median(lab[y0:y1, int(w * 0.35):int(w * 0.65)].reshape(-1, 3), axis=0) for lab in labs]
+    anomaly = []
+    for i, lab in enumerate(labs):
+        for end, xs in enumerate((slice(1, n_end), slice(w - n_end, w - 1))):
+            px = lab[y0:y1, xs].reshape(-1, 3)
+            anomaly.append((float(np.linalg.norm(px - bodies[i], axis=1).mean()), i, end))
+    anomaly.sort(reverse=True)
+    best, stick, end = anomaly[0]
+    second = max(a for a, i, _ in anomaly if i != stick)
+    if best < 6.0 or best < 1.8 * second:
+        raise CalibrationError(
+            "belly image: cannot tell which stick carries the 빽도 mark (no stick differs clearly at one"
+            f" end: strongest end difference {best:.1f}, next stick {second:.1f} ΔE)")
+    xs = slice(1, n_end) if end == 0 else slice(w - n_end, w - 1)
+    px = labs[stick][y0:y1, xs].reshape(-1, 3)
+    d = np.linalg.norm(px - bodies[stick], axis=1)
+    strong = px[d > max(8.0, 0.5 * float(np.percentile(d, 95)))]
+    if len(strong) < 4:
+        raise CalibrationError("belly image: the 빽도 mark is too small to learn its colour")
+    mark_lab = strong.mean(axis=0)
+    fractions = []
+    for i, p in enumerate(patches):
+        f0, f1 = F.end_profile(p, bodies[i], mark_lab)
+        fractions += [(f0, i, 0), (f1, i, 1)]
+    marked = next(f for f, i, e in fractions if i == stick and e == end)
+    other = max(f for f, i, e in fractions if not (i == stick and e == end))
+    if marked < 2.0 * other or marked < 0.04:
+        raise CalibrationError(
+            f"belly image: the 빽도 mark is not distinct enough (mark-like share {marked:.2f} at the marked"
+            f" end, {other:.2f} elsewhere)")
+    threshold = math.sqrt(marked * max(other, 0.01))
+    threshold = min(threshold, 0.5 * marked)
+    return MarkModel((float(mark_lab[0]), float(mark_lab[1]), float(mark_lab[2])), marked, other, threshold)

@@ -1,0 +1,475 @@
+"""Pure image functions of the throw reader: arrays in, arrays (or numbers) out.
+
+Nothing here reads files, keeps state or knows about calibration files; the
+calibration and the reader call these with the parameters they learned.
+
+Conventions: images are ``uint8`` BGR (H, W, 3) unless said otherwise; a stick
+rectangle is :class:`Rect` — centre, length along its long axis, width across it and
+the angle of the long axis in degrees (image coordinates, x right, y down).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import NamedTuple
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+F32 = npt.NDArray[np.float32]
+U8 = npt.NDArray[np.uint8]
+Polygon = list[tuple[float, float]]
+
+_EPS = 1.0
+
+
+class Rect(NamedTuple):
+    cx: float
+    cy: float
+    length: float
+    width: float
+    angle: float  # degrees of the long axis
+
+    def scaled(self, factor: float) -> Rect:
+        return Rect(self.cx * factor, self.cy * factor, self.length * factor,
+                    self.width * factor, self.angle)
+
+    def shifted(self, dx: float, dy: float) -> Rect:
+        return Rect(self.cx + dx, self.cy + dy, self.length, self.width, self.angle)
+
+
+def rect_from_min_area(points: npt.NDArray[np.int32] | npt.NDArray[np.float32]) -> Rect:
+    """The minimum-area rectangle around ``points`` (N, 2), long side as ``length``."""
+    (cx, cy), (w, h), ang = cv2.minAreaRect(points.reshape(-1, 1, 2).astype(np.float32))
+    if w >= h:
+        return Rect(float(cx), float(cy), float(w), float(h), float(ang) % 180.0)
+    return Rect(float(cx), float(cy), float(h), float(w), (float(ang) + 90.0) % 180.0)
+
+
+def rect_corners(rect: Rect) -> npt.NDArray[np.float64]:
+    """The four corners (4, 2) of ``rect``, going round it."""
+    t = math.radians(rect.angle)
+    ux, uy = math.cos(t) * rect.length / 2, math.sin(t) * rect.length / 2
+    vx, vy = -math.sin(t) * rect.width / 2, math.cos(t) * rect.width / 2
+    c = np.array([rect.cx, rect.cy])
+    return np.array([c - (ux, uy) - (vx, vy), c + (ux, uy) - (vx, vy),
+                     c + (ux, uy) + (vx, vy), c - (ux, uy) + (vx, vy)])
+
+
+def rect_mask(shape: tuple[int, int], rect: Rect) -> U8:
+    """A 0/255 mask of ``shape`` (H, W) with ``rect`` filled."""
+    mask = np.zeros(shape, np.uint8)
+    cv2.fillConvexPoly(mask, np.round(rect_corners(rect) * 16).astype(np.int32), 255,
+                       lineType=cv2.LINE_8, shift=4)
+    return mask
+
+
+def polygon_mask(shape: tuple[int, int], polygon: Polygon, scale: float = 1.0) -> U8:
+    """A 0/255 mask of ``shape`` (H, W) with ``polygon`` (scaled by ``scale``) filled."""
+    mask = np.zeros(shape, np.uint8)
+    pts = np.round(np.asarray(polygon, np.float64) * scale * 16).astype(np.int32)
+    cv2.fillPoly(mask, [pts.reshape(-1, 1, 2)], 255, lineType=cv2.LINE_8, shift=4)
+    return mask
+
+
+def resize_to(image: U8, size: tuple[int, int]) -> U8:
+    """``image`` resized to ``size`` = (width, height), averaging when shrinking."""
+    if (image.shape[1], image.shape[0]) == size:
+        return image
+    out: U8 = cv2.resize(image, size, interpolation=cv2.INTER_AREA)
+    return out
+
+
+def smooth(image: U8, sigma: float) -> U8:
+    """Gaussian smoothing (noise and mat weave) of ``image``."""
+    if sigma <= 0:
+        return image
+    out: U8 = cv2.GaussianBlur(image, (0, 0), sigma)
+    return out
+
+
+def gain_map(image: U8, background: U8, valid: U8 | None = None, cells: int = 8) -> F32:
+    """Per-pixel, per-channel light gain from ``background`` to ``image``.
+
+    The median ratio ``image / background`` is taken in a coarse grid of ``cells``
+    columns (rows in proportion) over ``valid`` pixels, so the few pixels covered by
+    sticks do not move it; the grid is then smoothed and enlarged. Dividing a new image
+    by this map brings it back to the light of the calibration (a global or slowly
+    varying change of brightness or colour temperature).
+    """
+    h, w = image.shape[:2]
+    img = image.astype(np.float32) + _EPS
+    bg = background.astype(np.float32) + _EPS
+    ratio = img / bg
+    rows = max(1, round(cells * h / w))
+    grid = np.ones((rows, cells, 3), np.float32)
+    total = np.median(ratio.reshape(-1, 3), axis=0)
+    ys = np.linspace(0, h, rows + 1).astype(int)
+    xs = np.linspace(0, w, cells + 1).astype(int)
+    for i in range(rows):
+        for j in range(cells):
+            block = ratio[ys[i]:ys[i + 1], xs[j]:xs[j + 1]]
+            if valid is not None:
+                ok = valid[ys[i]:ys[i + 1], xs[j]:xs[j + 1]] > 0
+                vals = block[ok]
+            else:
+                vals = block.reshape(-1, 3)
+            grid[i, j] = np.median(vals, axis=0) if len(vals) > 16 else total
+    # a cell mostly covered by sticks would have an odd median: pull outliers to the
+    # median of their neighbours.
+    med = cv2.medianBlur(np.ascontiguousarray(grid), 3) if min(rows, cells) >= 3 else grid
+    off = np.abs(np.log(grid) - np.log(med)).max(axis=2) > 0.15
+    grid[off] = med[off]
+    out: F32 = cv2.resize(grid, (w, h), interpolation=cv2.INTER_LINEAR)
+    return out
+
+
+def difference_maps(image: U8, expected: F32) -> tuple[F32, F32]:
+    """Brightness and colour difference of ``image`` from the ``expected`` background.
+
+    Returns ``(d_lum, d_chroma)``: ``d_lum`` is the log ratio of brightness (negative
+    where darker: shadows, dark paint), ``d_chroma`` the distance of chromaticities
+    (colour with brightness divided out, in percent), which a shadow barely changes.
+    """
+    img = image.astype(np.float32) + _EPS
+    exp = expected.astype(np.float32) + _EPS
+    s_img = img.sum(axis=2)
+    s_exp = exp.sum(axis=2)
+    d_lum: F32 = np.log(s_img / s_exp).astype(np.float32)
+    c_img = img / s_img[..., None]
+    c_exp = exp / s_exp[..., None]
+    d_chroma: F32 = (np.sqrt(((c_img - c_exp) ** 2).sum(axis=2)) * 100.0).astype(np.float32)
+    return d_lum, d_chroma
+
+
+class SegmentParams(NamedTuple):
+    lum_threshold: float  # |log ratio| above which a pixel differs in brightness
+    chroma_threshold: float  # chromaticity distance (percent) above which it differs in colour
+    shadow_min: float  # log ratio of the darkest shadow (e.g. log 0.35)
+    shadow_chroma: float  # a shadow changes chromaticity by less than this
+    shadow_suppression: bool
+
+
+def foreground_mask(d_lum: F32, d_chroma: F32, p: SegmentParams) -> U8:
+    """0/255 mask of pixels that differ from the background and are not shadow.
+
+    A shadow is a pixel darker than the background (but not black) whose colour,
+    brightness divided out, is unchanged.
+    """
+    fg = (np.abs(d_lum) > p.lum_threshold) | (d_chroma > p.chroma_threshold)
+    if p.shadow_suppression:
+        shadow = (d_lum < -p.lum_threshold) & (d_lum > p.shadow_min) & (d_chroma < p.shadow_chroma)
+        fg &= ~shadow
+    return fg.astype(np.uint8) * 255
+
+
+def clean_mask(mask: U8, radius: int) -> U8:
+    """Remove specks, close small gaps and fill holes of a 0/255 mask."""
+    r = max(1, radius)
+    k = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1))
+    small = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))
+    out = cv2.morphologyEx(mask, cv2.MORPH_OPEN, small)
+    out = cv2.morphologyEx(out, cv2.MORPH_CLOSE, k)
+    contours, _ = cv2.findContours(out, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    filled = np.zeros_like(out)
+    cv2.drawContours(filled, contours, -1, 255, thickness=cv2.FILLED)
+    return filled
+
+
+class Blob(NamedTuple):
+    x: int
+    y: int
+    mask: U8  # 0/255 crop of this component only
+    area: int
+
+
+def blobs(mask: U8, min_area: float) -> list[Blob]:
+    """Connected components of ``mask`` with at least ``min_area`` pixels."""
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    out = []
+    for i in range(1, n):
+        x, y, w, h, area = (int(v) for v in stats[i])
+        if area < min_area:
+            continue
+        crop = (labels[y:y + h, x:x + w] == i).astype(np.uint8) * 255
+        out.append(Blob(x, y, crop, area))
+    out.sort(key=lambda b: -b.area)
+    return out
+
+
+def fit_rectangles(mask: U8, k: int, length: float, width: float,
+                   angle_step: float = 4.0) -> tuple[list[Rect], float]:
+    """Fit ``k`` rectangles of the stick's size into the 0/255 ``mask`` of one blob.
+
+    Greedy: for each angle, the mask is rotated so a stick at that angle is upright, and
+    a box filter of the stick's (slightly shrunk) size scores every placement (+1 for a
+    blob pixel not yet explained, +0.3 for one already explained — sticks may cross —,
+    −0.7 for a background pixel). The best placement is kept, its pixels marked as
+    explained, and the next stick is sought. The rectangles are then refined on the
+    pixels each explains alone. Returns the rectangles and the fraction of blob pixels
+    they explain.
+    """
+    pad = int(math.ceil(length * 0.6)) + 2
+    m = cv2.copyMakeBorder(mask, pad, pad, pad, pad, cv2.BORDER_CONSTANT, value=0)
+    fg = m > 0
+    weights = np.where(fg, 1.0, -0.7).astype(np.float32)
+    h, w = m.shape
+    centre = (w / 2.0, h / 2.0)
+    box_l = max(3, int(round(length * 0.88)))
+    box_w = max(2, int(round(width * 0.8)))
+    rects: list[Rect] = []
+    for _ in range(k):
+        best: tuple[float, float, float, float] | None = None
+        coarse = np.arange(0.0, 180.0, angle_step)
+        for stage in (coarse, None):
+            if stage is None:
+                assert best is not None
+                stage = best[1] + np.arange(-angle_step / 2, angle_step / 2 + 0.1, 1.0)
+            for ang in stage:
+                rot = cv2.getRotationMatrix2D(centre, float(ang), 1.0)
+                r = cv2.warpAffine(weights, rot, (w, h), flags=cv2.INTER_NEAREST,
+                                   borderValue=-0.7)
+                s = cv2.boxFilter(r, -1, (box_l, box_w), normalize=False,
+                                  borderType=cv2.BORDER_CONSTANT)
+                _, val, _, loc = cv2.minMaxLoc(s)
+                if best is None or val > best[0]:
+                    inv = cv2.invertAffineTransform(rot)
+                    px = inv @ np.array([loc[0], loc[1], 1.0])
+                    best = (float(val), float(ang) % 180.0, float(px[0]), float(px[1]))
+        assert best is not None
+        # getRotationMatrix2D(a) turns content by -a in image coordinates (y down), so a
+        # box lying along x in the rotated mask is a stick at angle a in the original.
+        rect = Rect(best[2], best[3], length, width, best[1] % 180.0)
+        rects.append(rect)
+        inside = rect_mask((h, w), rect) > 0
+        weights[inside & fg] = np.minimum(weights[inside & fg], 0.3)
+    rects = _refine(fg, rects, length, width)
+    covered = np.zeros((h, w), bool)
+    for r in rects:
+        covered |= rect_mask((h, w), r.__class__(r.cx, r.cy, r.length * 1.08 + 2,
+                                                 r.width * 1.15 + 2, r.angle)) > 0
+    explained = float((covered & fg).sum()) / max(1.0, float(fg.sum()))
+    return [r.shifted(-pad, -pad) for r in rects], explained
+
+
+def _refine(fg: npt.NDArray[np.bool_], rects: list[Rect], length: float,
+            width: float) -> list[Rect]:
+    """Re-fit each rectangle on the blob pixels only it covers (its own pixels)."""
+    if len(rects) == 1:
+        ys, xs = np.nonzero(fg)
+        r = rect_from_min_area(np.stack([xs, ys], axis=1).astype(np.float32))
+        if abs(r.length - length) < 0.25 * length and r.width < 1.4 * width:
+            return [r]
+        return rects
+    shape = fg.shape
+    grown = [rect_mask(shape, Rect(r.cx, r.cy, r.length * 1.1 + 2, r.width * 1.3 + 2, r.angle)) > 0
+             for r in rects]
+    ys_all, xs_all = np.nonzero(fg)
+    out = []
+    for i, r in enumerate(rects):
+        own = fg & grown[i]
+        for j, g in enumerate(grown):
+            if j != i:
+                own &= ~g
+        ys, xs = np.nonzero(own)
+        if len(xs) >= 0.6 * length * width:
+            fit = rect_from_min_area(np.stack([xs, ys], axis=1).astype(np.float32))
+            d_ang = abs((fit.angle - r.angle + 90.0) % 180.0 - 90.0)
+            if (d_ang < 6.0 and abs(fit.length - length) < 0.2 * length
+                    and abs(fit.width - width) < 0.3 * width):
+                out.append(fit)
+                continue
+        out.append(_slide_along(r, xs_all, ys_all, length, width))
+    return out
+
+
+def _slide_along(r: Rect, xs: npt.NDArray[np.intp], ys: npt.NDArray[np.intp],
+                 length: float, width: float) -> Rect:
+    """Centre ``r`` along its axis on the blob pixels lying in its central strip."""
+    t = math.radians(r.angle)
+    dx, dy = xs - r.cx, ys - r.cy
+    along = dx * math.cos(t) + dy * math.sin(t)
+    across = -dx * math.sin(t) + dy * math.cos(t)
+    sel = (np.abs(across) < 0.3 * width) & (np.abs(along) < 0.75 * length)
+    if sel.sum() < length:
+        return r
+    lo, hi = np.percentile(along[sel], [0.5, 99.5])
+    span = float(hi - lo) + 1.0
+    if abs(span - length) > 0.25 * length:
+        return r
+    mid = float(lo + hi) / 2.0
+    return Rect(r.cx + mid * math.cos(t), r.cy + mid * math.sin(t), span, r.width, r.angle)
+
+
+def stick_patch(image: U8, rect: Rect, size: tuple[int, int]) -> U8:
+    """The stick under ``rect`` cut out and turned so its length runs along x.
+
+    ``size`` = (length px, width px) of the returned patch (so every stick is compared
+    at the same scale).
+    """
+    out_l, out_w = size
+    t = math.radians(rect.angle)
+    sx = rect.length / out_l
+    sy = rect.width / out_w
+    # patch (u, v) -> image: centre + (u - out_l/2)*sx*axis + (v - out_w/2)*sy*normal
+    ax, ay = math.cos(t), math.sin(t)
+    nx, ny = -math.sin(t), math.cos(t)
+    m = np.array([
+        [ax * sx, nx * sy, rect.cx - ax * sx * out_l / 2 - nx * sy * out_w / 2],
+        [ay * sx, ny * sy, rect.cy - ay * sx * out_l / 2 - ny * sy * out_w / 2],
+    ])
+    patch: U8 = cv2.warpAffine(image, m, (out_l, out_w), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                               borderMode=cv2.BORDER_REPLICATE)
+    return patch
+
+
+FEATURE_NAMES = ("brightness", "chroma_a", "chroma_b", "across_shading", "across_curvature",
+                 "texture", "dark_fraction", "along_variation")
+
+
+def face_features(patch: U8, valid: U8 | None = None) -> npt.NDArray[np.float64]:
+    """Appearance features of a stick patch (length along x), for telling 배 from 등.
+
+    ``patch`` should already be brought to the calibration light (divided by the gain).
+    Brightness and colour (Lab), the shading profile across the width (a half-cylinder's
+    round face is shaded from its middle to its sides, the flat face is even), texture
+    energy and dark paint (the 등 pattern), and the variation along the length. Only the
+    inner part of the patch is used (edges are blurred into the mat) and only
+    ``valid`` pixels (not covered by another stick).
+    """
+    h, w = patch.shape[:2]
+    y0, y1 = int(h * 0.12), max(int(h * 0.12) + 2, int(round(h * 0.88)))
+    x0, x1 = int(w * 0.1), max(int(w * 0.1) + 2, int(round(w * 0.9)))
+    lab = cv2.cvtColor(patch, cv2.COLOR_BGR2LAB).astype(np.float64)[y0:y1, x0:x1]
+    ok = np.ones(lab.shape[:2], bool) if valid is None else valid[y0:y1, x0:x1] > 0
+    if ok.sum() < 8:
+        ok = np.ones(lab.shape[:2], bool)
+    light = lab[..., 0]
+    mean_l = float(light[ok].mean())
+    med = float(np.median(light[ok]))
+    col_ok = ok.sum(axis=1)
+    rows = np.where(col_ok > 0, (light * ok).sum(axis=1) / np.maximum(col_ok, 1), mean_l)
+    across = rows / max(mean_l, 1.0)
+    n = len(across)
+    mid = across[n // 3: n - n // 3].mean() if n >= 3 else across.mean()
+    sides = np.concatenate([across[: max(1, n // 4)], across[n - max(1, n // 4):]]).mean()
+    row_ok = ok.sum(axis=0)
+    cols = np.where(row_ok > 0, (light * ok).sum(axis=0) / np.maximum(row_ok, 1), mean_l)
+    gray = cv2.cvtColor(patch, cv2.COLOR_BGR2GRAY).astype(np.float64)
+    lap = np.abs(cv2.Laplacian(gray, cv2.CV_64F, ksize=3))[y0:y1, x0:x1]
+    return np.array([
+        mean_l / 255.0 * 100.0,
+        float(lab[..., 1][ok].mean()) - 128.0,
+        float(lab[..., 2][ok].mean()) - 128.0,
+        float(np.std(across)) * 100.0,
+        float(mid - sides) * 100.0,
+        float(lap[ok].mean()) / max(mean_l, 1.0) * 100.0,
+        float((light[ok] < 0.7 * med).mean()) * 100.0,
+        float(np.std(cols)) / max(mean_l, 1.0) * 100.0,
+    ])
+
+
+def end_profile(patch: U8, body_lab: npt.NDArray[np.float64], mark_lab: npt.NDArray[np.float64],
+                end_fraction: float = 0.22) -> tuple[float, float]:
+    """How much each end of a stick patch looks like the 빽도 mark.
+
+    For each end (the first and last ``end_fraction`` of the length), the share of its
+    inner pixels whose Lab colour is nearer to ``mark_lab`` than to ``body_lab`` and
+    clearly away from the body colour. Returns (start end, far end), each 0..1.
+    """
+    h, w = patch.shape[:2]
+    lab = cv2.cvtColor(patch, cv2.COLOR_BGR2LAB).astype(np.float64)
+    y0, y1 = int(h * 0.15), max(int(h * 0.15) + 1, int(round(h * 0.85)))
+    n_end = max(2, int(round(w * end_fraction)))
+    x_skip = max(1, int(round(w * 0.02)))
+    sep = float(np.linalg.norm(mark_lab - body_lab))
+    out = []
+    for xs in (slice(x_skip, n_end), slice(w - n_end, w - x_skip)):
+        px = lab[y0:y1, xs].reshape(-1, 3)
+        d_body = np.linalg.norm(px - body_lab, axis=1)
+        d_mark = np.linalg.norm(px - mark_lab, axis=1)
+        like = (d_mark < d_body) & (d_body > 0.35 * sep)
+        out.append(float(like.mean()))
+    return out[0], out[1]
+
+
+def saturated_fraction(patch: U8) -> float:
+    """Share of pixels blown out (any channel at 250 or more): glare."""
+    return float((patch.max(axis=2) >= 250).mean())
+
+
+def find_mat(empty: U8, work_width: int = 320) -> Polygon:
+    """The mat's outline in an image of the empty mat.
+
+    The mat is taken to be the large region around the image centre whose colour is
+    close to the colour at the centre: pixels are compared (Lab, after smoothing away
+    the weave) to the centre's median colour with a threshold set by Otsu between the
+    mat and the rest; the component holding the centre is kept, and its convex hull is
+    simplified to a few corners. If the mat fills the whole picture, the picture's
+    border is returned.
+    """
+    h, w = empty.shape[:2]
+    scale = min(1.0, work_width / w)
+    small = resize_to(empty, (max(8, int(round(w * scale))), max(8, int(round(h * scale)))))
+    sh, sw = small.shape[:2]
+    lab = cv2.cvtColor(smooth(small, 2.0), cv2.COLOR_BGR2LAB).astype(np.float32)
+    cy, cx = sh // 2, sw // 2
+    core = lab[cy - sh // 8: cy + sh // 8 + 1, cx - sw // 8: cx + sw // 8 + 1].reshape(-1, 3)
+    ref = np.median(core, axis=0)
+    spread = np.median(np.linalg.norm(core - ref, axis=1))
+    dist = np.linalg.norm(lab - ref, axis=2)
+    d8 = np.clip(dist * 4, 0, 255).astype(np.uint8)
+    otsu, _ = cv2.threshold(d8, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    thr = max(float(otsu) / 4.0, 4.0 * float(spread) + 3.0)
+    inside = (dist <= thr).astype(np.uint8) * 255
+    k = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
+    inside = cv2.morphologyEx(inside, cv2.MORPH_OPEN, k)
+    inside = cv2.morphologyEx(inside, cv2.MORPH_CLOSE, k)
+    n, labels = cv2.connectedComponents(inside)
+    lab_c = labels[cy, cx]
+    if n <= 1 or lab_c == 0:
+        raise ValueError("no mat-coloured region around the image centre")
+    region = (labels == lab_c).astype(np.uint8)
+    if region.mean() > 0.97:
+        return [(0.0, 0.0), (w - 1.0, 0.0), (w - 1.0, h - 1.0), (0.0, h - 1.0)]
+    contours, _ = cv2.findContours(region, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    hull = cv2.convexHull(max(contours, key=cv2.contourArea))
+    peri = cv2.arcLength(hull, True)
+    approx = hull
+    for eps in (0.01, 0.02, 0.03, 0.05):
+        approx = cv2.approxPolyDP(hull, eps * peri, True)
+        if len(approx) <= 8:
+            break
+    # the region's border pixels are pixel centres: grow by half a pixel, back to full size
+    pts = approx.reshape(-1, 2).astype(np.float64)
+    centre = pts.mean(axis=0)
+    d = pts - centre
+    norms = np.maximum(np.linalg.norm(d, axis=1, keepdims=True), 1e-6)
+    pts = pts + d / norms * 0.5
+    pts = (pts + 0.5) / scale - 0.5
+    pts[:, 0] = np.clip(pts[:, 0], 0, w - 1)
+    pts[:, 1] = np.clip(pts[:, 1], 0, h - 1)
+    return [(float(x), float(y)) for x, y in pts]
+
+
+def segment(image_work: U8, background: U8, params: SegmentParams, clean_radius: int,
+            valid: U8 | None = None) -> tuple[U8, F32, F32, F32]:
+    """Foreground mask of a (reduced, smoothed) image against the empty-mat background.
+
+    The light change since calibration is estimated and divided out first
+    (:func:`gain_map`); returns the cleaned 0/255 mask, the gain map and the two
+    difference maps (for diagnostics).
+    """
+    gain = gain_map(image_work, background, valid)
+    expected = background.astype(np.float32) * gain
+    d_lum, d_chroma = difference_maps(image_work, expected)
+    mask = clean_mask(foreground_mask(d_lum, d_chroma, params), clean_radius)
+    return mask, gain, d_lum, d_chroma
+
+
+def correct_light(patch: U8, gain: npt.NDArray[np.float32]) -> U8:
+    """``patch`` divided by the light gain (3 values): back to the calibration light."""
+    g = np.maximum(np.asarray(gain, np.float32).reshape(1, 1, 3), 0.05)
+    out: U8 = np.clip(patch.astype(np.float32) / g, 0, 255).astype(np.uint8)
+    return out

@@ -1,0 +1,189 @@
+"""Reading one still: where the four sticks lie, which face is up, 빽도 mark, 낙.
+
+Steps (each a function of :mod:`yut_cam.vision.functional`):
+
+1. reduce the image to the calibration's work size, divide out the change of light
+   since calibration (gain map measured on the mat itself) and keep the pixels that
+   differ from the empty mat in brightness or colour and are not shadow;
+2. connected regions; a region holding more than one stick (by its area against the
+   calibrated stick size, or by its length/width) is split by fitting that many
+   stick-sized rectangles;
+3. each stick is cut out at full resolution, brought back to the calibration light, and
+   compared to the 배 and 등 faces learned at calibration; 배-up sticks are checked at
+   both ends for the 빽도 mark;
+4. a stick is on the mat when any part of it lies inside the mat polygon.
+
+Whenever a step is unsure the reading says so (``needs_referee`` and ``reasons``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from yut_cam.vision import functional as F
+from yut_cam.vision.calibration import PATCH_SIZE, Calibration, check_image, prepare
+from yut_cam.vision.errors import ImageError
+from yut_cam.vision.types import Reading, StickReading, result_of
+
+FACE_MARGIN = 0.25  # |score - 0.5| * 2 below this: face unsure
+GLARE = 0.08  # share of blown-out pixels on a stick that makes its face unsure
+EDGE_TOLERANCE = 2.0  # px (full resolution): closer than this to the mat edge is unsure
+
+
+@dataclass(frozen=True)
+class _Found:
+    rect: F.Rect  # work coordinates
+    support: float  # blob pixels behind it
+
+
+def _find(mask: npt.NDArray[np.uint8], cal: Calibration, reasons: list[str]) -> list[_Found]:
+    s = cal.work_scale
+    length, width = cal.stick_length * s, cal.stick_width * s
+    area = length * width
+    h, w = mask.shape
+    found: list[_Found] = []
+    for b in F.blobs(mask, min_area=0.3 * area):
+        ratio = b.area / area
+        ys, xs = np.nonzero(b.mask)
+        single = F.rect_from_min_area(np.stack([xs, ys], axis=1).astype(np.float32))
+        k = max(1, int(round(ratio)))
+        if k == 1 and (single.length > 1.4 * length or single.width > 1.7 * width):
+            k = 2
+        at_border = b.x <= 1 or b.y <= 1 or b.x + b.mask.shape[1] >= w - 1 or b.y + b.mask.shape[0] >= h - 1
+        if k == 1:
+            rect = single.shifted(b.x, b.y)
+            if single.width < 0.62 * width and single.length > 0.7 * length:
+                reasons.append("a stick stands on its edge (too narrow for its length)")
+            elif ratio < 0.6 and not at_border:
+                reasons.append(f"a stick-like region of {ratio:.0%} of a stick (partly hidden?)")
+            found.append(_Found(rect, float(b.area)))
+            continue
+        rects, explained = F.fit_rectangles(b.mask, k, length, width)
+        if explained < 0.88 or abs(ratio - k) > 0.4:
+            reasons.append(f"{k} sticks merged beyond clean separation "
+                           f"({explained:.0%} of the region explained, {ratio:.1f} sticks of area)")
+        for r in rects:
+            found.append(_Found(r.shifted(b.x, b.y), float(b.area) / k))
+    if len(found) > 4:
+        reasons.append(f"{len(found)} stick-like regions, expected 4 (kept the 4 largest)")
+        found = sorted(found, key=lambda f: -f.support)[:4]
+    return found
+
+
+def _edge_depth(rect: F.Rect, mat: npt.NDArray[np.float32]) -> float:
+    """How deep (px) the stick reaches into the mat: > 0 inside, < 0 its distance outside."""
+    corners = F.rect_corners(rect)
+    pts = []
+    for i in range(4):
+        a, b = corners[i], corners[(i + 1) % 4]
+        for t in np.linspace(0.0, 1.0, 12, endpoint=False):
+            pts.append(a + (b - a) * t)
+    pts.append(np.array([rect.cx, rect.cy]))
+    return max(cv2.pointPolygonTest(mat, (float(p[0]), float(p[1])), True) for p in pts)
+
+
+def read_image(image_bgr: npt.NDArray[np.uint8], calibration: Calibration) -> Reading:
+    """Read the throw in one still (BGR, the camera's full resolution)."""
+    cal = calibration
+    image = check_image(image_bgr, "image")
+    h, w = image.shape[:2]
+    cw, ch = cal.image_size
+    back_scale = 1.0
+    if (w, h) != (cw, ch):
+        if abs(w / h - cw / ch) > 0.01 * (cw / ch):
+            raise ImageError(f"image is {w}x{h} but the calibration is for {cw}x{ch} (another aspect"
+                             " ratio): calibrate this camera mode")
+        back_scale = w / cw
+        image = cv2.resize(image, (cw, ch), interpolation=cv2.INTER_AREA if w > cw else cv2.INTER_LINEAR)
+    if float(image.std()) < 1.0:
+        raise ImageError(f"image is blank (one flat colour, mean {float(image.mean()):.0f})")
+    reasons: list[str] = []
+    s = cal.work_scale
+    work = prepare(image, cal.work_size)
+    radius = max(1, int(round(cal.work_size[0] / 320)))
+    mask, gain, _, _ = F.segment(work, cal.background, cal.segment, radius)
+    found = _find(mask, cal, reasons)
+
+    mat = np.asarray(cal.mat_polygon, np.float32).reshape(-1, 1, 2)
+    body_mark = np.asarray(cal.mark.mark_lab, np.float64)
+    sticks: list[StickReading] = []
+    marks: list[float] = []
+    gh, gw = gain.shape[:2]
+    for i, f in enumerate(found):
+        rect = f.rect.scaled(1.0 / s)
+        raw = F.stick_patch(image, rect, PATCH_SIZE)
+        g = gain[min(gh - 1, max(0, int(f.rect.cy))), min(gw - 1, max(0, int(f.rect.cx)))]
+        patch = F.correct_light(raw, g)
+        others = np.zeros(mask.shape, np.uint8)
+        for j, o in enumerate(found):
+            if j != i:
+                others |= F.rect_mask(mask.shape, o.rect)
+        hidden = F.stick_patch(np.ascontiguousarray(others), f.rect, PATCH_SIZE)
+        valid = (hidden < 128).astype(np.uint8)
+        visible = float(valid.mean())
+        score = cal.faces.score(F.face_features(patch, valid))
+        face = "등" if score > 0.5 else "배"
+        margin = min(1.0, abs(score - 0.5) * 2.0)
+        conf = 0.5 + 0.5 * min(1.0, margin / 0.6)
+        if margin < FACE_MARGIN:
+            reasons.append(f"stick {i + 1}: face unsure (margin {margin:.2f})")
+        if visible < 0.6:
+            conf = min(conf, 0.6)
+            reasons.append(f"stick {i + 1}: mostly covered by another stick")
+        if F.saturated_fraction(raw) > GLARE:
+            conf = min(conf, 0.5)
+            reasons.append(f"stick {i + 1}: glare over the stick")
+        marked = False
+        mark_share = 0.0
+        if face == "배":
+            lab = cv2.cvtColor(patch, cv2.COLOR_BGR2LAB).astype(np.float64)
+            ph, pw = lab.shape[:2]
+            body = np.median(lab[int(ph * 0.15):int(ph * 0.85), int(pw * 0.35):int(pw * 0.65)]
+                             .reshape(-1, 3), axis=0)
+            mark_share = max(F.end_profile(patch, body, body_mark))
+            marked = mark_share >= cal.mark.threshold
+        marks.append(mark_share)
+        depth = _edge_depth(rect, mat)
+        if abs(depth) < EDGE_TOLERANCE:
+            reasons.append(f"stick {i + 1}: on the mat edge, check it touches the mat")
+            conf = min(conf, 0.6)
+        box = tuple((float(x) * back_scale, float(y) * back_scale) for x, y in F.rect_corners(rect))
+        sticks.append(StickReading(face=face, marked=marked, on_mat=depth >= 0.0,
+                                   box=(box[0], box[1], box[2], box[3]), confidence=round(conf, 3)))
+    bellies = [i for i, st in enumerate(sticks) if st.face == "배"]
+    if len(bellies) == 1:
+        share = marks[bellies[0]]
+        thr = cal.mark.threshold
+        if 0.6 * thr < share < 1.5 * thr:
+            reasons.append(f"빽도 mark unsure (mark-like share {share:.2f}, threshold {thr:.2f})")
+    if sum(st.marked for st in sticks) > 1:
+        reasons.append("more than one stick looks marked")
+    result = result_of(sticks)
+    confidence = min([st.confidence for st in sticks] + [1.0])
+    if reasons:
+        confidence = min(confidence, 0.6)
+    return Reading(result=result, confidence=round(float(confidence), 3), needs_referee=bool(reasons),
+                   sticks=tuple(sticks), reasons=tuple(reasons))
+
+
+def read_file(path: str, calibration: Calibration) -> Reading:
+    """Read an image file; a missing or corrupt file is an :class:`ImageError` naming it."""
+    return read_image(load_image(path), calibration)
+
+
+def load_image(path: str) -> npt.NDArray[np.uint8]:
+    import os
+
+    if not os.path.isfile(path):
+        raise ImageError(f"image {path!r} does not exist")
+    data = np.fromfile(path, np.uint8)
+    if data.size == 0:
+        raise ImageError(f"image {path!r} is empty (0 bytes)")
+    img = cv2.imdecode(data, cv2.IMREAD_COLOR)
+    if img is None:
+        raise ImageError(f"image {path!r} is not a readable picture (corrupt or not JPEG/PNG)")
+    return np.asarray(img, np.uint8)
