@@ -287,11 +287,9 @@ class EventStore:
 
     def header(self, match_id: int) -> Event:
         with self._lock:
-            row = self._db().execute(
-                "SELECT header FROM matches WHERE id = ?", (match_id,)
-            ).fetchone()
-        if row is None:
-            raise UnknownMatchError(match_id)
+            conn = self._db()
+            self._status(conn, match_id)
+            row = conn.execute("SELECT header FROM matches WHERE id = ?", (match_id,)).fetchone()
         header: Event = jsonvalue.decode(row[0])
         return header
 

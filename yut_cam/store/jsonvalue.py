@@ -71,9 +71,15 @@ def check_object(value: object, what: str = "event") -> dict[str, Any]:
     return value
 
 
+# Characters str.splitlines() breaks on that json.dumps(ensure_ascii=False) leaves raw;
+# escaping them keeps one record per line even for naive line readers.
+_LINE_BREAKS = str.maketrans({"\x85": "\\u0085", "\u2028": "\\u2028", "\u2029": "\\u2029"})
+
+
 def encode(value: dict[str, Any]) -> str:
-    """Compact UTF-8 JSON text of an already checked object (one line)."""
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    """Compact UTF-8 JSON text of an already checked object, on one line."""
+    text = json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    return text.translate(_LINE_BREAKS)
 
 
 def _no_constants(name: str) -> Any:

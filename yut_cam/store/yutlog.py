@@ -64,7 +64,9 @@ def read_yutlog(
     text = _text_of(source)
     header: Event | None = None
     events: list[Event] = []
-    for number, line in enumerate(text.splitlines(), start=1):
+    # JSON Lines: only "\n" ends a line (str.splitlines would also split on U+2028 …).
+    for number, raw_line in enumerate(text.split("\n"), start=1):
+        line = raw_line.removesuffix("\r")
         if not line.strip():
             continue
         value = _parse_line(number, line)
