@@ -181,9 +181,9 @@ def test_check_hook_sees_previous_events_and_the_new_one(store: EventStore) -> N
 
 def test_stored_event_is_a_copy_not_the_callers_dict(store: EventStore) -> None:
     match_id = store.create_match(HEADER)
-    event = {"type": "throw", "sticks": [1, 2]}
-    store.append(match_id, event)
-    event["sticks"].append(3)
+    sticks = [1, 2]
+    store.append(match_id, {"type": "throw", "sticks": sticks})
+    sticks.append(3)
     assert store.events(match_id) == [{"type": "throw", "sticks": [1, 2]}]
 
 
