@@ -35,6 +35,7 @@ API
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -349,3 +350,74 @@ def render_calibration(style: SceneStyle, size: tuple[int, int] = (1280, 720),
     mat = tuple((float(x), float(y)) for x, y in scene.mat_polygon)
     return CalibrationImages(empty=empty, belly=shots[0][0], back=shots[1][0], mat_polygon=mat,
                              belly_truth=shots[0][1], back_truth=shots[1][1])
+
+
+def render_clip(style: SceneStyle, rng: np.random.Generator, size: tuple[int, int] = (640, 360),
+                case: str | None = None, faces: Sequence[str] | None = None,
+                hand: bool | None = None, idle: int | None = None, rest: int | None = None,
+                light_drift: float | None = None) -> tuple[list[U8], SceneTruth, int]:
+    """A clip (30 fps) of one throw: ``(frames, truth, settled_index)``.
+
+    ``hand`` (default: 40 % of clips) sends an arm over the mat and away before the throw;
+    ``idle``/``rest`` are the frames of empty mat before and of sticks at rest after."""
+    frames, throws = render_session(style, rng, 1, size, case=case, faces=faces, hand=hand,
+                                    idle=idle, rest=rest, light_drift=light_drift)
+    truth, settled = throws[0]
+    return frames, truth, settled
+
+
+def render_session(style: SceneStyle, rng: np.random.Generator, throws: int,
+                   size: tuple[int, int] = (640, 360), case: str | None = None,
+                   faces: Sequence[str] | None = None, hand: bool | None = None,
+                   idle: int | None = None, rest: int | None = None,
+                   light_drift: float | None = None) -> tuple[list[U8], list[tuple[SceneTruth, int]]]:
+    """Several throws in one clip; between throws a hand picks the sticks up.
+
+    Returns the frames and, per throw, its truth and the index of its first frame at rest."""
+    from yut_cam.vision.synth_clip import ClipRenderer, arm_reach, plan_flights, random_arm
+
+    size = _check_size(size)
+    drift = float(rng.uniform(0.0, 0.03)) if light_drift is None else light_drift
+    r = ClipRenderer(style, size, rng, drift)
+    frames: list[U8] = []
+    out: list[tuple[SceneTruth, int]] = []
+    t = 0
+    n_idle = int(rng.integers(12, 30)) if idle is None else idle
+    for _ in range(n_idle):
+        frames.append(r.frame(t, [], None, 0.0))
+        t += 1
+    for k in range(throws):
+        if (rng.random() < 0.4) if hand is None else hand:
+            arm, hold = random_arm(r.scene, rng), int(rng.integers(3, 9))
+            t_in = t
+            while t < t_in + 18 + hold:
+                frames.append(r.frame(t, [], arm, arm_reach(t, t_in, hold)))
+                t += 1
+            for _ in range(int(rng.integers(6, 14))):
+                frames.append(r.frame(t, [], None, 0.0))
+                t += 1
+        c = str(rng.choice(CASES, p=CASE_WEIGHTS)) if case is None else case
+        fs = list(faces) if faces is not None else ["배" if v < P_BELLY else "등" for v in rng.random(4)]
+        poses, c = place_sticks(style, size, rng, c, fs, 1.0)
+        flights = plan_flights(poses, rng, float(t))
+        settled = int(math.ceil(max(f.t_rest for f in flights) + 0.5))
+        n_rest = int(rng.integers(20, 36)) if rest is None else rest
+        while t < settled + n_rest:
+            frames.append(r.frame(t, flights, None, 0.0))
+            t += 1
+        out.append((truth_for(style, size, poses, c, 1.0), settled))
+        if k + 1 < throws:  # pick the sticks up
+            arm, hold = random_arm(r.scene, rng), int(rng.integers(4, 9))
+            cx = float(np.mean([p.x for p in poses]))
+            cy = float(np.mean([p.y for p in poses]))
+            arm = dataclasses.replace(arm, hand=(cx, cy))
+            t_in = t
+            while t < t_in + 18 + hold:
+                gone = t >= t_in + 9 + hold // 2
+                frames.append(r.frame(t, flights, arm, arm_reach(t, t_in, hold),
+                                      present=[not gone] * 4))
+                t += 1
+            for _ in range(int(rng.integers(10, 20))):
+                frames.append(r.frame(t, [], None, 0.0))
+                t += 1
+    return frames, out
