@@ -179,6 +179,26 @@ def test_check_hook_sees_previous_events_and_the_new_one(store: EventStore) -> N
     assert seen == [([], THROWS[0]), ([THROWS[0]], THROWS[1])]
 
 
+def test_check_hook_previous_events_are_a_lazy_read_only_view(store: EventStore) -> None:
+    match_id = store.create_match(HEADER, events=THROWS)
+    kept: list[Sequence[dict[str, Any]]] = []
+
+    def check(previous: Sequence[dict[str, Any]], event: dict[str, Any]) -> None:
+        assert len(previous) == 4
+        assert previous[0] == THROWS[0] and previous[-1] == THROWS[3]
+        assert previous[1:3] == THROWS[1:3] and previous[::-1] == THROWS[::-1]
+        previous[0]["result"] = "낙"  # a fresh copy: changes nothing
+        assert previous[0] == THROWS[0]
+        with pytest.raises(IndexError):
+            previous[4]
+        kept.append(previous)
+
+    store.append(match_id, {"type": "time_up"}, check=check)
+    assert store.events(match_id) == [*THROWS, {"type": "time_up"}]
+    with pytest.raises(StoreClosedError, match="only during the check"):
+        list(kept[0])
+
+
 def test_stored_event_is_a_copy_not_the_callers_dict(store: EventStore) -> None:
     match_id = store.create_match(HEADER)
     sticks = [1, 2]

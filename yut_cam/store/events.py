@@ -13,15 +13,16 @@ monkey-patched lock is greenlet-aware). Other processes may open the same file;
 
 from __future__ import annotations
 
+import json
 import sqlite3
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 from types import TracebackType
-from typing import Any, TypeVar
+from typing import Any, TypeVar, overload
 
 from yut_cam.store import jsonvalue
 from yut_cam.store.errors import (
@@ -245,13 +246,15 @@ class EventStore:
             if expect_seq is not None and last != expect_seq:
                 raise SeqConflictError(match_id, expect_seq, last)
             if check is not None:
-                previous = [self._decode(t, match_id, s) for s, t, _ in self._rows(conn, match_id, 0)]
+                previous = _PreviousEvents(conn, match_id, last)
                 try:
-                    check(previous, jsonvalue.decode(text))
+                    check(previous, json.loads(text))
                 except Exception as exc:
                     raise EventRefusedError(
                         f"match {match_id}: event refused: {exc} (event: {text})"
                     ) from exc
+                finally:
+                    previous.expire()
             seq = last + 1
             conn.execute(
                 "INSERT INTO events (match_id, seq, body, recorded_at) VALUES (?, ?, ?, ?)",
@@ -290,12 +293,16 @@ class EventStore:
             conn = self._db()
             self._status(conn, match_id)
             row = conn.execute("SELECT header FROM matches WHERE id = ?", (match_id,)).fetchone()
-        header: Event = jsonvalue.decode(row[0])
+        header: Event = json.loads(row[0])
         return header
 
     def events(self, match_id: int, *, after: int = 0) -> list[Event]:
         """The match's events in order (those with seq > ``after``)."""
-        return [r.event for r in self.records(match_id, after=after)]
+        with self._lock:
+            conn = self._db()
+            self._status(conn, match_id)
+            rows = self._rows(conn, match_id, after)
+        return [_decode_row(text, match_id, seq) for seq, text, _ in rows]
 
     def records(self, match_id: int, *, after: int = 0) -> list[StoredEvent]:
         """Events with their seq and recorded-at time (those with seq > ``after``)."""
@@ -396,7 +403,75 @@ class EventStore:
 
     @staticmethod
     def _decode(text: str, match_id: int, seq: int) -> Event:
-        value = jsonvalue.decode(text)
-        if not isinstance(value, dict):
-            raise SchemaError(f"match {match_id} event #{seq} is not a JSON object: {text[:80]}")
-        return value
+        return _decode_row(text, match_id, seq)
+
+    def dump_lines(self, match_id: int) -> list[str]:
+        """The match as .yutlog lines (header first), straight from the stored JSON text."""
+        with self._lock:
+            conn = self._db()
+            self._status(conn, match_id)
+            header = conn.execute("SELECT header FROM matches WHERE id = ?", (match_id,)).fetchone()
+            rows = self._rows(conn, match_id, 0)
+        return [jsonvalue.one_line(header[0])] + [jsonvalue.one_line(text) for _, text, _ in rows]
+
+
+def _decode_row(text: str, match_id: int, seq: int) -> Event:
+    # Rows were checked when written (and json_valid by the schema): plain json.loads.
+    value = json.loads(text)
+    if not isinstance(value, dict):
+        raise SchemaError(f"match {match_id} event #{seq} is not a JSON object: {text[:80]}")
+    return value
+
+
+class _PreviousEvents(Sequence[Event]):
+    """The events before the one being checked, read lazily inside the write transaction.
+
+    ``len()`` costs nothing; items are decoded on access, a fresh copy each time, so a
+    check that keeps its own state pays nothing and one that mutates what it reads
+    cannot corrupt anything. Usable only while the check runs.
+    """
+
+    def __init__(self, conn: sqlite3.Connection, match_id: int, count: int) -> None:
+        self._conn: sqlite3.Connection | None = conn
+        self._match_id = match_id
+        self._count = count
+        self._texts: list[str] | None = None
+
+    def expire(self) -> None:
+        self._conn = None
+        self._texts = None
+
+    def _all(self) -> list[str]:
+        if self._conn is None:
+            raise StoreClosedError("previous events are readable only during the check")
+        if self._texts is None:
+            self._texts = [
+                row[0]
+                for row in self._conn.execute(
+                    "SELECT body FROM events WHERE match_id = ? ORDER BY seq", (self._match_id,)
+                )
+            ]
+        return self._texts
+
+    def __len__(self) -> int:
+        return self._count
+
+    @overload
+    def __getitem__(self, index: int) -> Event: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[Event]: ...
+
+    def __getitem__(self, index: int | slice) -> Event | list[Event]:
+        texts = self._all()
+        if isinstance(index, slice):
+            positions = range(*index.indices(len(texts)))
+            return [_decode_row(texts[i], self._match_id, i + 1) for i in positions]
+        position = index + len(texts) if index < 0 else index
+        if not 0 <= position < len(texts):
+            raise IndexError(f"event index {index} out of range ({len(texts)} events)")
+        return _decode_row(texts[position], self._match_id, position + 1)
+
+    def __iter__(self) -> Iterator[Event]:
+        texts = self._all()
+        return (_decode_row(t, self._match_id, i) for i, t in enumerate(texts, start=1))

@@ -78,7 +78,11 @@ _LINE_BREAKS = str.maketrans({"\x85": "\\u0085", "\u2028": "\\u2028", "\u2029": 
 
 def encode(value: dict[str, Any]) -> str:
     """Compact UTF-8 JSON text of an already checked object, on one line."""
-    text = json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    return one_line(json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False))
+
+
+def one_line(text: str) -> str:
+    """Escape the Unicode line separators in JSON text (valid JSON stays equal)."""
     return text.translate(_LINE_BREAKS)
 
 

@@ -117,7 +117,7 @@ def write_yutlog(header: Event, events: Iterable[Event], handle: IO[str]) -> Non
 
 def export_match(store: EventStore, match_id: int, path: str | Path) -> Path:
     """Write a stored match to ``path`` atomically (a crash leaves no half file)."""
-    text = dumps_yutlog(store.header(match_id), store.events(match_id))
+    text = "".join(line + "\n" for line in store.dump_lines(match_id))
     target = Path(path)
     atomic_write_bytes(target, text.encode("utf-8"))
     return target
