@@ -133,17 +133,26 @@ def shown_seconds(remaining: float) -> int:
     return max(0, math.ceil(remaining))
 
 
-def _flash_on(now: float) -> bool:
-    return (now % FLASH_PERIOD) < FLASH_PERIOD / 2
+def _flash_on(now: float, origin: float = 0.0) -> bool:
+    return ((now - origin) % FLASH_PERIOD) < FLASH_PERIOD / 2
 
 
-def compose(state: TimerState, now: float, alert: AlertSeconds = AlertSeconds()) -> PanelView:
-    """The panel for ``state`` at monotonic time ``now`` (pure)."""
+def compose(
+    state: TimerState,
+    now: float,
+    alert: AlertSeconds = AlertSeconds(),
+    flash_origin: float | None = None,
+) -> PanelView:
+    """The panel for ``state`` at monotonic time ``now`` (pure).
+
+    ``flash_origin`` is when time-up was first seen (the driver tracks it) so the flashing
+    00:00 starts lit; without it the flash phase follows ``now``.
+    """
     r = state.match_remaining
     if r is None:
         match, colon = "----", True
     elif r <= 0:
-        on = _flash_on(now)
+        on = _flash_on(now, flash_origin or 0.0)
         match, colon = ("0000" if on else "    "), on
     else:
         secs = min(shown_seconds(r), 99 * 60 + 59)
@@ -178,11 +187,13 @@ def _until_countdown_change(r: float, blink: bool) -> float:
     return half if half > 0 else to_next_second
 
 
-def _until_flash_toggle(now: float) -> float:
-    return (math.floor(now / (FLASH_PERIOD / 2)) + 1) * (FLASH_PERIOD / 2) - now
+def _until_flash_toggle(now: float, origin: float = 0.0) -> float:
+    half = FLASH_PERIOD / 2
+    phase = now - origin
+    return (math.floor(phase / half) + 1) * half - phase
 
 
-def next_change(state: TimerState, now: float) -> float | None:
+def next_change(state: TimerState, now: float, flash_origin: float | None = None) -> float | None:
     """The monotonic time at which :func:`compose` (or a buzzer cue) next changes if the
     clocks keep running as they are, or ``None`` if nothing changes on its own.
 
@@ -193,7 +204,7 @@ def next_change(state: TimerState, now: float) -> float | None:
     r = state.match_remaining
     if r is not None:
         if r <= 0:
-            waits.append(_until_flash_toggle(now))
+            waits.append(_until_flash_toggle(now, flash_origin or 0.0))
         elif state.match_running and not state.over:
             waits.append(_until_countdown_change(r, blink=True))
     s = state.shot_remaining

@@ -218,6 +218,7 @@ class TimerDriver:
         self._thread: threading.Thread | None = None
         self._last_view: PanelView | None = None
         self._last_state: TimerState | None = None
+        self._flash_origin: float | None = None
         self.refreshes = 0
 
     @property
@@ -230,14 +231,18 @@ class TimerDriver:
         with self._lock:
             now = self.clock()
             state = self.source.snapshot(now)
-            view = compose(state, now, self.alert)
+            if not _time_up(state):
+                self._flash_origin = None
+            elif self._flash_origin is None:
+                self._flash_origin = now
+            view = compose(state, now, self.alert, self._flash_origin)
             if view != self._last_view:
                 self.panel.show(view)
                 self._last_view = view
             self._cue(self._last_state, state)
             self._last_state = state
             self.refreshes += 1
-            return next_change(state, now)
+            return next_change(state, now, self._flash_origin)
 
     def _cue(self, before: TimerState | None, after: TimerState) -> None:
         if self.buzzer is None or before is None:
