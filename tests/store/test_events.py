@@ -19,10 +19,12 @@ from yut_cam.store import (
     MatchFinishedError,
     SchemaError,
     SeqConflictError,
+    StorageError,
     StoreClosedError,
     StoreError,
     UnknownMatchError,
 )
+from yut_cam.store import events as events_module
 from yut_cam.store.schema import MIGRATIONS, SCHEMA_VERSION, Migration, migrate
 
 THROWS = [
@@ -380,3 +382,46 @@ def test_two_consoles_racing_one_wins_with_expect_seq(db_path: Path) -> None:
         with pytest.raises(SeqConflictError):
             console_b.append(match_id, {"type": "throw", "team": 1}, expect_seq=seen)
         assert console_b.events(match_id) == [THROWS[0]]
+
+
+def test_readonly_store_reads_live_writes_and_refuses_to_write(db_path: Path) -> None:
+    with EventStore(db_path) as writer:
+        match_id = writer.create_match(HEADER)
+        with EventStore(db_path, readonly=True) as reader:
+            writer.append(match_id, THROWS[0])
+            assert reader.events(match_id) == [THROWS[0]]
+            before = snapshot(db_path)
+            with pytest.raises(StorageError, match="read-only"):
+                reader.append(match_id, THROWS[1])
+            with pytest.raises(StorageError, match="read-only"):
+                reader.create_match(HEADER)
+            assert snapshot(db_path) == before
+    with pytest.raises(SchemaError, match="no store at"):
+        EventStore(db_path.parent / "other.sqlite3", readonly=True)
+
+
+def test_readonly_refuses_a_store_needing_migration(tmp_path: Path) -> None:
+    path = tmp_path / "s.sqlite3"
+    conn = sqlite3.connect(path, isolation_level=None)
+    migrate(conn, (*MIGRATIONS, Migration(2, "later", ())))
+    conn.close()
+    with pytest.raises(SchemaError, match="schema version 2, this yut-cam uses 1"):
+        EventStore(path, readonly=True)
+
+
+def test_locked_database_is_a_storage_error_and_writes_nothing(
+    db_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(events_module, "BUSY_TIMEOUT_MS", 50)
+    with EventStore(db_path) as store:
+        match_id = store.create_match(HEADER)
+        other = sqlite3.connect(db_path, isolation_level=None)
+        try:
+            other.execute("BEGIN IMMEDIATE")  # another process holding the write lock
+            with pytest.raises(StorageError, match="could not write .* locked"):
+                store.append(match_id, THROWS[0])
+            other.execute("ROLLBACK")
+        finally:
+            other.close()
+        assert store.events(match_id) == []
+        assert store.append(match_id, THROWS[0]) == 1

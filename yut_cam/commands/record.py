@@ -52,6 +52,12 @@ def _fail(message: str) -> int:
     return 2
 
 
+def _no_store(db: str) -> int | None:
+    if Path(db).exists():
+        return None
+    return _fail(f"no store at {db} (give its path with --db PATH)")
+
+
 def _when(moment: datetime | None) -> str:
     return "-" if moment is None else moment.strftime("%Y-%m-%d %H:%M:%SZ")
 
@@ -59,8 +65,10 @@ def _when(moment: datetime | None) -> str:
 def _list(args: argparse.Namespace) -> int:
     from yut_cam.store import EventStore, StoreError
 
+    if (missing := _no_store(args.db)) is not None:
+        return missing
     try:
-        with EventStore(args.db, create=False) as store:
+        with EventStore(args.db, readonly=True) as store:
             summaries = store.matches()
     except StoreError as exc:
         return _fail(str(exc))
@@ -95,10 +103,12 @@ def _export(args: argparse.Namespace) -> int:
     from yut_cam.store import EventStore, StoreError, dumps_yutlog, export_match
 
     out = Path(args.out)
+    if (missing := _no_store(args.db)) is not None:
+        return missing
     if args.out != "-" and out.exists() and not args.force:
         return _fail(f"{args.out} exists (use --force to overwrite)")
     try:
-        with EventStore(args.db, create=False) as store:
+        with EventStore(args.db, readonly=True) as store:
             if args.out == "-":
                 sys.stdout.write(dumps_yutlog(store.header(args.match_id), store.events(args.match_id)))
                 return 0

@@ -11,6 +11,10 @@ class StoreClosedError(StoreError):
     """The store was closed and cannot be used any more."""
 
 
+class StorageError(StoreError):
+    """The database could not be written: disk full or failing, locked too long, read-only."""
+
+
 class SchemaError(StoreError):
     """The database file is not a yut-cam store, or was written by a newer yut-cam."""
 

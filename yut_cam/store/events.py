@@ -31,10 +31,11 @@ from yut_cam.store.errors import (
     MatchFinishedError,
     SchemaError,
     SeqConflictError,
+    StorageError,
     StoreClosedError,
     UnknownMatchError,
 )
-from yut_cam.store.schema import migrate
+from yut_cam.store.schema import SCHEMA_VERSION, current_version, migrate
 
 Event = dict[str, Any]
 Check = Callable[[Sequence[Event], Event], None]
@@ -95,8 +96,10 @@ class EventStore:
     """Matches and their append-only event logs in one SQLite file.
 
     ``EventStore(path)`` creates the file (and its directory) and migrates the schema;
-    with ``create=False`` a missing file is an error instead. ``now`` supplies wall
-    time (unix seconds) for ``created`` / ``recorded_at``; tests hand in a fake.
+    with ``create=False`` a missing file is an error instead; ``readonly=True`` opens an
+    existing, up-to-date store for reading only (``record list``/``export`` next to a
+    running service, or a store owned by another user). ``now`` supplies wall time
+    (unix seconds) for ``created`` / ``recorded_at``; tests hand in a fake.
     """
 
     def __init__(
@@ -104,29 +107,40 @@ class EventStore:
         path: str | Path,
         *,
         create: bool = True,
+        readonly: bool = False,
         now: Callable[[], float] = time.time,
     ) -> None:
         self.path = Path(path)
+        self.readonly = readonly
         self._now = now
         self._lock = threading.RLock()
         if not self.path.exists():
-            if not create:
-                raise SchemaError(f"no store at {str(self.path)!r} (give the right --db PATH?)")
+            if readonly or not create:
+                raise SchemaError(f"no store at {str(self.path)!r}")
             self.path.parent.mkdir(parents=True, exist_ok=True)
         conn = sqlite3.connect(
-            self.path,
+            f"{self.path.resolve().as_uri()}?mode=ro" if readonly else str(self.path),
+            uri=readonly,
             isolation_level=None,  # we issue BEGIN/COMMIT ourselves
             check_same_thread=False,  # guarded by self._lock
             timeout=BUSY_TIMEOUT_MS / 1000,
         )
         try:
             conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
-            mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
-            if str(mode).lower() != "wal":
-                raise SchemaError(f"{str(self.path)!r}: cannot use WAL journal (got {mode!r})")
-            conn.execute("PRAGMA synchronous = FULL")
             conn.execute("PRAGMA foreign_keys = ON")
-            self.schema_version = migrate(conn, now=now())
+            if readonly:
+                self.schema_version = current_version(conn)
+                if self.schema_version != SCHEMA_VERSION:
+                    raise SchemaError(
+                        f"{str(self.path)!r} is at schema version {self.schema_version}, "
+                        f"this yut-cam uses {SCHEMA_VERSION}; open it writable to migrate"
+                    )
+            else:
+                mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
+                if str(mode).lower() != "wal":
+                    raise SchemaError(f"{str(self.path)!r}: cannot use WAL journal (got {mode!r})")
+                conn.execute("PRAGMA synchronous = FULL")
+                self.schema_version = migrate(conn, now=now())
         except sqlite3.DatabaseError as exc:
             conn.close()
             raise SchemaError(f"{str(self.path)!r} is not a usable yut-cam store: {exc}") from exc
@@ -168,14 +182,19 @@ class EventStore:
         """Run ``body`` in one immediate transaction; COMMIT (durable) or ROLLBACK."""
         with self._lock:
             conn = self._db()
-            conn.execute("BEGIN IMMEDIATE")
+            if self.readonly:
+                raise StorageError(f"store {str(self.path)!r} is open read-only")
             try:
-                result = body(conn)
-                conn.execute("COMMIT")
-            except BaseException:
-                if conn.in_transaction:
-                    conn.execute("ROLLBACK")
-                raise
+                conn.execute("BEGIN IMMEDIATE")
+                try:
+                    result = body(conn)
+                    conn.execute("COMMIT")
+                except BaseException:
+                    if conn.in_transaction:
+                        conn.execute("ROLLBACK")
+                    raise
+            except sqlite3.Error as exc:
+                raise StorageError(f"could not write to {str(self.path)!r}: {exc}") from exc
             return result
 
     # -- writing ---------------------------------------------------------------------
