@@ -9,6 +9,7 @@ a reduced, smoothed picture of the empty mat beside it (``<name>.background.png`
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 from dataclasses import dataclass
@@ -38,6 +39,7 @@ class FaceModel:
     belly: tuple[float, ...]
     back: tuple[float, ...]
     spread: tuple[float, ...]
+    saturated: tuple[float, float] = (0.0, 0.0)  # largest blown-out share seen on 배, 등
 
     def score(self, features: npt.NDArray[np.float64]) -> float:
         """0 looks like 배, 1 like 등 (weighted by how well each feature separates them)."""
@@ -92,7 +94,8 @@ class Calibration:
             "faces": {"features": list(self.faces.names),
                       "배": [round(v, 4) for v in self.faces.belly],
                       "등": [round(v, 4) for v in self.faces.back],
-                      "spread": [round(v, 4) for v in self.faces.spread]},
+                      "spread": [round(v, 4) for v in self.faces.spread],
+                      "saturated": [round(v, 4) for v in self.faces.saturated]},
             "mark": {"lab": [round(v, 2) for v in self.mark.mark_lab],
                      "marked_fraction": round(self.mark.marked_fraction, 4),
                      "other_fraction": round(self.mark.other_fraction, 4),
@@ -157,6 +160,10 @@ class Calibration:
         if names != F.FEATURE_NAMES or any(len(v) != len(names) for v in vecs):
             raise CalibrationError(f"{where}: face features {list(names)!r} do not match this reader "
                                    f"({list(F.FEATURE_NAMES)!r}); calibrate again")
+        sat = tuple(_num(v, "faces saturated", where)
+                    for v in _list(_field(faces, "saturated", where + " faces"), "saturated", where))
+        if len(sat) != 2:
+            raise CalibrationError(f"{where}: faces 'saturated' needs 2 numbers (배, 등), got {list(sat)!r}")
         if min(vecs[2]) <= 0:
             raise CalibrationError(f"{where}: face 'spread' values must be positive")
         mark = _field(data, "mark", where)
@@ -182,7 +189,7 @@ class Calibration:
                 f" expected work_size {work_size[0]}x{work_size[1]}")
         return cls(image_size=image_size, mat_polygon=tuple(polygon), work_size=work_size,
                    segment=segment, stick_length=length, stick_width=width,
-                   faces=FaceModel(names, vecs[0], vecs[1], vecs[2]), mark=mark_model,
+                   faces=FaceModel(names, vecs[0], vecs[1], vecs[2], (sat[0], sat[1])), mark=mark_model,
                    background=background)
 
 
@@ -254,10 +261,15 @@ def prepare(image: npt.NDArray[np.uint8], work_size: tuple[int, int]) -> npt.NDA
 
 
 def _noise_params(d_lum: F.F32, d_chroma: F.F32) -> tuple[float, float]:
-    """Thresholds that background noise (sensor, JPEG, weave) stays under."""
-    sigma_l = 1.4826 * float(np.median(np.abs(d_lum - np.median(d_lum))))
-    med_c = float(np.median(d_chroma))
-    return max(0.07, 6.0 * sigma_l), max(1.2, 4.5 * med_c)
+    """Thresholds that background noise (sensor, JPEG, weave) stays under.
+
+    From the 95th percentiles of the difference maps of a calibration image against
+    the empty mat (the sticks cover far less than 5% of the picture), with floors for
+    noiseless pictures.
+    """
+    p_l = float(np.percentile(np.abs(d_lum), 95))
+    p_c = float(np.percentile(d_chroma, 95))
+    return max(0.06, 3.5 * p_l), max(1.0, 3.0 * p_c)
 
 
 def _find_sticks(image: npt.NDArray[np.uint8], background: npt.NDArray[np.uint8],
@@ -323,17 +335,20 @@ def calibrate(empty: npt.NDArray[np.uint8], belly: npt.NDArray[np.uint8], back: 
         lt, ct = _noise_params(d_lum, d_chroma)
         lum_t, chroma_t = max(lum_t, lt), max(chroma_t, ct)
     params = F.SegmentParams(lum_threshold=lum_t, chroma_threshold=chroma_t,
-                             shadow_min=math.log(0.3), shadow_chroma=max(2.0 * chroma_t, 3.0),
+                             shadow_min=math.log(0.45), shadow_chroma=max(2.0 * chroma_t, 3.0),
                              shadow_suppression=True)
-
     try:
-        belly_rects, belly_gain = _find_sticks(belly, background, params, "belly", work_size)
-        back_rects, back_gain = _find_sticks(back, background, params, "back", work_size)
+        belly_rects, _ = _find_sticks(belly, background, params, "belly", work_size)
+        back_rects, _ = _find_sticks(back, background, params, "back", work_size)
     except CalibrationError:
         # sticks whose colour is a darkened mat colour vanish as "shadow": try without
         params = params._replace(shadow_suppression=False)
-        belly_rects, belly_gain = _find_sticks(belly, background, params, "belly", work_size)
-        back_rects, back_gain = _find_sticks(back, background, params, "back", work_size)
+        belly_rects, _ = _find_sticks(belly, background, params, "belly", work_size)
+        back_rects, _ = _find_sticks(back, background, params, "back", work_size)
+    # what "shadow" may mean here: no more than a few percent of the sticks' own pixels
+    params = _shadow_params(params, [(belly, belly_rects), (back, back_rects)], background, work_size)
+    belly_rects, belly_gain = _find_sticks(belly, background, params, "belly", work_size)
+    back_rects, back_gain = _find_sticks(back, background, params, "back", work_size)
 
     all_rects = belly_rects + back_rects
     length = float(np.median([r.length for r in all_rects])) / scale
@@ -347,17 +362,65 @@ def calibrate(empty: npt.NDArray[np.uint8], belly: npt.NDArray[np.uint8], back: 
     back_patches = [_patch(back, r.scaled(1 / scale), back_gain, r) for r in back_rects]
     faces = _face_model([F.face_features(p) for p in belly_patches],
                         [F.face_features(p) for p in back_patches])
+    faces = dataclasses.replace(faces, saturated=(
+        max(F.saturated_fraction(F.stick_patch(belly, F.inner(r.scaled(1 / scale)), PATCH_SIZE)) for r in belly_rects),
+        max(F.saturated_fraction(F.stick_patch(back, F.inner(r.scaled(1 / scale)), PATCH_SIZE)) for r in back_rects)))
     mark = _mark_model(belly_patches)
     return Calibration(image_size=size, mat_polygon=tuple(polygon), work_size=work_size,
                        segment=params, stick_length=length, stick_width=width, faces=faces,
                        mark=mark, background=background)
 
 
+def _shadow_params(params: F.SegmentParams,
+                   shots: list[tuple[npt.NDArray[np.uint8], list[F.Rect]]],
+                   background: npt.NDArray[np.uint8], work_size: tuple[int, int]) -> F.SegmentParams:
+    """The widest shadow band (darker, same colour) that leaves the sticks themselves alone.
+
+    A shadow darkens the mat without changing its colour; a dark stick (a brown round
+    face on a straw mat) can look the same. The band of darkening and colour change
+    called shadow is narrowed until at most 5% of the calibration sticks' pixels fall in
+    it; if no band qualifies, shadows are not suppressed at all.
+    """
+    d_l: list[npt.NDArray[np.float32]] = []
+    d_c: list[npt.NDArray[np.float32]] = []
+    shade: list[npt.NDArray[np.float32]] = []
+    lum_t, chroma_t = params.lum_threshold, params.chroma_threshold
+    shadow_chroma = max(2.0 * chroma_t, 3.0)
+    for image, rects in shots:
+        work = prepare(image, work_size)
+        gain = F.gain_map(work, background)
+        dl, dc = F.difference_maps(work, background.astype(np.float32) * gain)
+        core = np.zeros(dl.shape, np.uint8)
+        near = np.zeros(dl.shape, np.uint8)
+        body = np.zeros(dl.shape, np.uint8)
+        for r in rects:
+            core |= F.rect_mask(dl.shape, F.inner(r, 0.85, 0.6))
+            body |= F.rect_mask(dl.shape, F.Rect(r.cx, r.cy, r.length + 2, r.width + 2, r.angle))
+            near |= F.rect_mask(dl.shape, F.Rect(r.cx, r.cy, r.length + 2 * r.width, 3.0 * r.width, r.angle))
+        d_l.append(dl[core > 0])
+        d_c.append(dc[core > 0])
+        ring = (near > 0) & (body == 0) & (dl < -lum_t) & (dc < shadow_chroma)
+        shade.append(dl[ring])
+    dl_all, dc_all = np.concatenate(d_l), np.concatenate(d_c)
+    shadows = np.concatenate(shade)
+    # the darkest shadow the sticks cast here, with some room; a soft default without any
+    deepest = float(np.percentile(shadows, 3)) - 0.1 if len(shadows) >= 20 else math.log(0.7)
+    deepest = min(max(deepest, math.log(0.3)), -lum_t - 0.05)
+    for chroma_f in (1.0, 0.75, 0.5):
+        sc = max(chroma_f * shadow_chroma, chroma_t)
+        for low in np.linspace(deepest, -lum_t - 0.05, 6):
+            inside = (dl_all > low) & (dl_all < -lum_t) & (dc_all < sc)
+            if float(inside.mean()) <= 0.05:
+                return params._replace(shadow_min=float(low), shadow_chroma=float(sc),
+                                       shadow_suppression=True)
+    return params._replace(shadow_suppression=False)
+
+
 def _patch(image: npt.NDArray[np.uint8], rect: F.Rect, gain: npt.NDArray[np.float32],
            work_rect: F.Rect) -> npt.NDArray[np.uint8]:
     h, w = gain.shape[:2]
     g = gain[min(h - 1, max(0, int(work_rect.cy))), min(w - 1, max(0, int(work_rect.cx)))]
-    return F.correct_light(F.stick_patch(image, rect, PATCH_SIZE), g)
+    return F.correct_light(F.stick_patch(image, F.inner(rect), PATCH_SIZE), g)
 
 
 def _face_model(belly: list[npt.NDArray[np.float64]], back: list[npt.NDArray[np.float64]]) -> FaceModel:
@@ -383,12 +446,12 @@ def _mark_model(patches: list[npt.NDArray[np.uint8]]) -> MarkModel:
 
     labs = [cv2.cvtColor(p, cv2.COLOR_BGR2LAB).astype(np.float64) for p in patches]
     h, w = labs[0].shape[:2]
-    n_end = int(round(w * 0.22))
+    ends = F.end_slices(w)
     y0, y1 = int(h * 0.15), int(round(h * 0.85))
     bodies = [np.median(lab[y0:y1, int(w * 0.35):int(w * 0.65)].reshape(-1, 3), axis=0) for lab in labs]
     anomaly = []
     for i, lab in enumerate(labs):
-        for end, xs in enumerate((slice(1, n_end), slice(w - n_end, w - 1))):
+        for end, xs in enumerate(ends):
             px = lab[y0:y1, xs].reshape(-1, 3)
             anomaly.append((float(np.linalg.norm(px - bodies[i], axis=1).mean()), i, end))
     anomaly.sort(reverse=True)
@@ -398,7 +461,7 @@ def _mark_model(patches: list[npt.NDArray[np.uint8]]) -> MarkModel:
         raise CalibrationError(
             "belly image: cannot tell which stick carries the 빽도 mark (no stick differs clearly at one"
             f" end: strongest end difference {best:.1f}, next stick {second:.1f} ΔE)")
-    xs = slice(1, n_end) if end == 0 else slice(w - n_end, w - 1)
+    xs = ends[end]
     px = labs[stick][y0:y1, xs].reshape(-1, 3)
     d = np.linalg.norm(px - bodies[stick], axis=1)
     strong = px[d > max(8.0, 0.5 * float(np.percentile(d, 95)))]

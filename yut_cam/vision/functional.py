@@ -131,6 +131,8 @@ def difference_maps(image: U8, expected: F32) -> tuple[F32, F32]:
     Returns ``(d_lum, d_chroma)``: ``d_lum`` is the log ratio of brightness (negative
     where darker: shadows, dark paint), ``d_chroma`` the distance of chromaticities
     (colour with brightness divided out, in percent), which a shadow barely changes.
+    Chromaticity is noisy where the background is dark (a few grey levels swing it), so
+    ``d_chroma`` is scaled down where the expected background is darker than mid-grey.
     """
     img = image.astype(np.float32) + _EPS
     exp = expected.astype(np.float32) + _EPS
@@ -139,7 +141,8 @@ def difference_maps(image: U8, expected: F32) -> tuple[F32, F32]:
     d_lum: F32 = np.log(s_img / s_exp).astype(np.float32)
     c_img = img / s_img[..., None]
     c_exp = exp / s_exp[..., None]
-    d_chroma: F32 = (np.sqrt(((c_img - c_exp) ** 2).sum(axis=2)) * 100.0).astype(np.float32)
+    dark = np.minimum(1.0, np.maximum(s_img, s_exp) / 384.0)
+    d_chroma: F32 = (np.sqrt(((c_img - c_exp) ** 2).sum(axis=2)) * 100.0 * dark).astype(np.float32)
     return d_lum, d_chroma
 
 
@@ -302,6 +305,18 @@ def _slide_along(r: Rect, xs: npt.NDArray[np.intp], ys: npt.NDArray[np.intp],
     return Rect(r.cx + mid * math.cos(t), r.cy + mid * math.sin(t), span, r.width, r.angle)
 
 
+def inner(rect: Rect, along: float = 0.94, across: float = 0.8) -> Rect:
+    """``rect`` shrunk to the stick's own surface (its outline is blurred into the mat)."""
+    return Rect(rect.cx, rect.cy, rect.length * along, rect.width * across, rect.angle)
+
+
+def end_slices(length: int, end_fraction: float = 0.24) -> tuple[slice, slice]:
+    """Columns of the two ends of a patch ``length`` long (the outermost 4% left out)."""
+    skip = max(1, int(round(length * 0.04)))
+    n_end = max(skip + 2, int(round(length * end_fraction)))
+    return slice(skip, n_end), slice(length - n_end, length - skip)
+
+
 def stick_patch(image: U8, rect: Rect, size: tuple[int, int]) -> U8:
     """The stick under ``rect`` cut out and turned so its length runs along x.
 
@@ -335,12 +350,12 @@ def face_features(patch: U8, valid: U8 | None = None) -> npt.NDArray[np.float64]
     Brightness and colour (Lab), the shading profile across the width (a half-cylinder's
     round face is shaded from its middle to its sides, the flat face is even), texture
     energy and dark paint (the 등 pattern), and the variation along the length. Only the
-    inner part of the patch is used (edges are blurred into the mat) and only
+    middle of the patch is used (the ends may carry the 빽도 mark) and only
     ``valid`` pixels (not covered by another stick).
     """
     h, w = patch.shape[:2]
     y0, y1 = int(h * 0.12), max(int(h * 0.12) + 2, int(round(h * 0.88)))
-    x0, x1 = int(w * 0.1), max(int(w * 0.1) + 2, int(round(w * 0.9)))
+    x0, x1 = int(w * 0.2), max(int(w * 0.2) + 2, int(round(w * 0.8)))
     lab = cv2.cvtColor(patch, cv2.COLOR_BGR2LAB).astype(np.float64)[y0:y1, x0:x1]
     ok = np.ones(lab.shape[:2], bool) if valid is None else valid[y0:y1, x0:x1] > 0
     if ok.sum() < 8:
@@ -371,7 +386,7 @@ def face_features(patch: U8, valid: U8 | None = None) -> npt.NDArray[np.float64]
 
 
 def end_profile(patch: U8, body_lab: npt.NDArray[np.float64], mark_lab: npt.NDArray[np.float64],
-                end_fraction: float = 0.22) -> tuple[float, float]:
+                end_fraction: float = 0.24) -> tuple[float, float]:
     """How much each end of a stick patch looks like the 빽도 mark.
 
     For each end (the first and last ``end_fraction`` of the length), the share of its
@@ -381,11 +396,9 @@ def end_profile(patch: U8, body_lab: npt.NDArray[np.float64], mark_lab: npt.NDAr
     h, w = patch.shape[:2]
     lab = cv2.cvtColor(patch, cv2.COLOR_BGR2LAB).astype(np.float64)
     y0, y1 = int(h * 0.15), max(int(h * 0.15) + 1, int(round(h * 0.85)))
-    n_end = max(2, int(round(w * end_fraction)))
-    x_skip = max(1, int(round(w * 0.02)))
     sep = float(np.linalg.norm(mark_lab - body_lab))
     out = []
-    for xs in (slice(x_skip, n_end), slice(w - n_end, w - x_skip)):
+    for xs in end_slices(w, end_fraction):
         px = lab[y0:y1, xs].reshape(-1, 3)
         d_body = np.linalg.norm(px - body_lab, axis=1)
         d_mark = np.linalg.norm(px - mark_lab, axis=1)

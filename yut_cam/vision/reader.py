@@ -18,6 +18,7 @@ Whenever a step is unsure the reading says so (``needs_referee`` and ``reasons``
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 
 import cv2
@@ -115,14 +116,14 @@ def read_image(image_bgr: npt.NDArray[np.uint8], calibration: Calibration) -> Re
     gh, gw = gain.shape[:2]
     for i, f in enumerate(found):
         rect = f.rect.scaled(1.0 / s)
-        raw = F.stick_patch(image, rect, PATCH_SIZE)
+        raw = F.stick_patch(image, F.inner(rect), PATCH_SIZE)
         g = gain[min(gh - 1, max(0, int(f.rect.cy))), min(gw - 1, max(0, int(f.rect.cx)))]
         patch = F.correct_light(raw, g)
         others = np.zeros(mask.shape, np.uint8)
         for j, o in enumerate(found):
             if j != i:
-                others |= F.rect_mask(mask.shape, o.rect)
-        hidden = F.stick_patch(np.ascontiguousarray(others), f.rect, PATCH_SIZE)
+                others |= F.rect_mask(mask.shape, F.inner(o.rect, 1.0, 0.8))
+        hidden = F.stick_patch(np.ascontiguousarray(others), F.inner(f.rect), PATCH_SIZE)
         valid = (hidden < 128).astype(np.uint8)
         visible = float(valid.mean())
         score = cal.faces.score(F.face_features(patch, valid))
@@ -131,13 +132,14 @@ def read_image(image_bgr: npt.NDArray[np.uint8], calibration: Calibration) -> Re
         conf = 0.5 + 0.5 * min(1.0, margin / 0.6)
         if margin < FACE_MARGIN:
             reasons.append(f"stick {i + 1}: face unsure (margin {margin:.2f})")
-        if visible < 0.6:
+        if visible < 0.5:
             conf = min(conf, 0.6)
             reasons.append(f"stick {i + 1}: mostly covered by another stick")
-        if F.saturated_fraction(raw) > GLARE:
+        expected_sat = cal.faces.saturated[0 if face == "배" else 1]
+        sat = F.saturated_fraction(raw)
+        if sat > GLARE and (sat > expected_sat + 0.15 or margin < 2 * FACE_MARGIN):
             conf = min(conf, 0.5)
             reasons.append(f"stick {i + 1}: glare over the stick")
-        marked = False
         mark_share = 0.0
         if face == "배":
             lab = cv2.cvtColor(patch, cv2.COLOR_BGR2LAB).astype(np.float64)
@@ -145,23 +147,24 @@ def read_image(image_bgr: npt.NDArray[np.uint8], calibration: Calibration) -> Re
             body = np.median(lab[int(ph * 0.15):int(ph * 0.85), int(pw * 0.35):int(pw * 0.65)]
                              .reshape(-1, 3), axis=0)
             mark_share = max(F.end_profile(patch, body, body_mark))
-            marked = mark_share >= cal.mark.threshold
         marks.append(mark_share)
         depth = _edge_depth(rect, mat)
         if abs(depth) < EDGE_TOLERANCE:
             reasons.append(f"stick {i + 1}: on the mat edge, check it touches the mat")
             conf = min(conf, 0.6)
         box = tuple((float(x) * back_scale, float(y) * back_scale) for x, y in F.rect_corners(rect))
-        sticks.append(StickReading(face=face, marked=marked, on_mat=depth >= 0.0,
+        sticks.append(StickReading(face=face, marked=False, on_mat=depth >= 0.0,
                                    box=(box[0], box[1], box[2], box[3]), confidence=round(conf, 3)))
+    # one set has one marked stick: the most mark-like 배-up stick, if it is mark-like enough
+    if sticks and max(marks) >= cal.mark.threshold:
+        best = int(np.argmax(marks))
+        sticks[best] = dataclasses.replace(sticks[best], marked=True)
     bellies = [i for i, st in enumerate(sticks) if st.face == "배"]
     if len(bellies) == 1:
         share = marks[bellies[0]]
         thr = cal.mark.threshold
         if 0.6 * thr < share < 1.5 * thr:
             reasons.append(f"빽도 mark unsure (mark-like share {share:.2f}, threshold {thr:.2f})")
-    if sum(st.marked for st in sticks) > 1:
-        reasons.append("more than one stick looks marked")
     result = result_of(sticks)
     confidence = min([st.confidence for st in sticks] + [1.0])
     if reasons:
