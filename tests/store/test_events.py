@@ -425,3 +425,20 @@ def test_locked_database_is_a_storage_error_and_writes_nothing(
             other.close()
         assert store.events(match_id) == []
         assert store.append(match_id, THROWS[0]) == 1
+
+
+@pytest.mark.parametrize(
+    ("header", "title"),
+    [
+        (HEADER, "청룡 대 백호"),
+        ({**HEADER, "title": " 결승 1경기 "}, "결승 1경기"),
+        ({**HEADER, "title": ""}, "청룡 대 백호"),
+        ({"type": "match"}, ""),
+        ({"type": "match", "teams": [{"name": 3}, "x"]}, ""),
+    ],
+)
+def test_default_titles(store: EventStore, header: dict[str, Any], title: str) -> None:
+    match_id = store.create_match(header)
+    assert [m.title for m in store.matches() if m.id == match_id] == [title]
+    other = store.create_match(header, title="준결승")
+    assert store.matches()[-1].id == other and store.matches()[-1].title == "준결승"

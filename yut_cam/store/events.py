@@ -75,7 +75,10 @@ class MatchSummary:
 
 
 def default_title(header: Event) -> str:
-    """"청룡 대 백호" from the header's team names, or "" when it has none."""
+    """The header's "title", else "청룡 대 백호" from its team names, else ""."""
+    title = header.get("title")
+    if isinstance(title, str) and title.strip():
+        return title.strip()
     teams = header.get("teams")
     if isinstance(teams, list):
         names = [t["name"] for t in teams if isinstance(t, dict) and isinstance(t.get("name"), str)]
