@@ -134,7 +134,7 @@ def match_validator() -> Validator | None:
 
 def _import(args: argparse.Namespace) -> int:
     from yut_cam.store import EventStore, StoreError, load_record
-    from yut_cam.store.events import default_title
+    from yut_cam.store.records import default_title
 
     validate = match_validator()
     if validate is None:

@@ -18,7 +18,8 @@ from yut_cam.store.errors import (
     UnknownMatchError,
     YutlogError,
 )
-from yut_cam.store.events import EventStore, MatchSummary, StoredEvent
+from yut_cam.store.events import EventStore
+from yut_cam.store.records import MatchSummary, StoredEvent
 from yut_cam.store.files import CapturedThrow, CaptureStore, atomic_write_bytes
 from yut_cam.store.yutlog import (
     dumps_yutlog,

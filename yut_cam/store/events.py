@@ -17,12 +17,11 @@ import json
 import sqlite3
 import threading
 import time
-from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
-from datetime import datetime, timezone
+from collections.abc import Callable, Sequence
+from datetime import datetime
 from pathlib import Path
 from types import TracebackType
-from typing import Any, TypeVar, overload
+from typing import Any, TypeVar
 
 from yut_cam.store import jsonvalue
 from yut_cam.store.errors import (
@@ -35,6 +34,16 @@ from yut_cam.store.errors import (
     StoreClosedError,
     UnknownMatchError,
 )
+from yut_cam.store.records import (
+    MatchSummary,
+    PreviousEvents,
+    StoredEvent,
+    at,
+    check_header,
+    decode_row,
+    default_title,
+    utc,
+)
 from yut_cam.store.schema import SCHEMA_VERSION, current_version, migrate
 
 Event = dict[str, Any]
@@ -44,55 +53,8 @@ _T = TypeVar("_T")
 BUSY_TIMEOUT_MS = 10_000
 
 
-def _at(stamp: float) -> datetime:
-    return datetime.fromtimestamp(stamp, tz=timezone.utc)
-
-
-def _utc(stamp: float | None) -> datetime | None:
-    return None if stamp is None else _at(stamp)
-
-
-@dataclass(frozen=True)
-class StoredEvent:
-    """An event as stored: its 1-based sequence number and the wall time it was recorded."""
-
-    seq: int
-    event: Event
-    recorded_at: datetime
-
-
-@dataclass(frozen=True)
-class MatchSummary:
-    """One line of :meth:`EventStore.matches`."""
-
-    id: int
-    title: str
-    status: str  # "open" | "finished"
-    created: datetime
-    finished: datetime | None
-    event_count: int
-    last_event_at: datetime | None
-
-
-def default_title(header: Event) -> str:
-    """The header's "title", else "청룡 대 백호" from its team names, else ""."""
-    title = header.get("title")
-    if isinstance(title, str) and title.strip():
-        return title.strip()
-    teams = header.get("teams")
-    if isinstance(teams, list):
-        names = [t["name"] for t in teams if isinstance(t, dict) and isinstance(t.get("name"), str)]
-        if names:
-            return " 대 ".join(names)
-    return ""
-
-
-def check_header(header: object) -> Event:
-    """A match header: a JSON object with ``"type": "match"`` (the .yutlog line 1)."""
-    checked = jsonvalue.check_object(header, "match header")
-    if checked["type"] != "match":
-        raise InvalidEventError(f'match header must have "type": "match", got {checked["type"]!r}')
-    return checked
+def _clip(text: str, limit: int = 160) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 class EventStore:
@@ -220,6 +182,8 @@ class EventStore:
             jsonvalue.encode(jsonvalue.check_object(e, f"event #{i}"))
             for i, e in enumerate(events, start=1)
         ]
+        if title is not None and not isinstance(title, str):
+            raise InvalidEventError(f"match title must be text, got {title!r}")
         name = default_title(header) if title is None else title
 
         def body(conn: sqlite3.Connection) -> int:
@@ -268,12 +232,12 @@ class EventStore:
             if expect_seq is not None and last != expect_seq:
                 raise SeqConflictError(match_id, expect_seq, last)
             if check is not None:
-                previous = _PreviousEvents(conn, match_id, last)
+                previous = PreviousEvents(conn, match_id, last)
                 try:
                     check(previous, json.loads(text))
                 except Exception as exc:
                     raise EventRefusedError(
-                        f"match {match_id}: event refused: {exc} (event: {text})"
+                        f"match {match_id}: event refused: {exc} (event: {_clip(text)})"
                     ) from exc
                 finally:
                     previous.expire()
@@ -302,6 +266,9 @@ class EventStore:
     def set_title(self, match_id: int, title: str) -> None:
         """Change the display title of a match."""
 
+        if not isinstance(title, str):
+            raise InvalidEventError(f"match title must be text, got {title!r}")
+
         def body(conn: sqlite3.Connection) -> None:
             self._status(conn, match_id)
             conn.execute("UPDATE matches SET title = ? WHERE id = ?", (title, match_id))
@@ -324,7 +291,7 @@ class EventStore:
             conn = self._db()
             self._status(conn, match_id)
             rows = self._rows(conn, match_id, after)
-        return [_decode_row(text, match_id, seq) for seq, text, _ in rows]
+        return [decode_row(text, match_id, seq) for seq, text, _ in rows]
 
     def records(self, match_id: int, *, after: int = 0) -> list[StoredEvent]:
         """Events with their seq and recorded-at time (those with seq > ``after``)."""
@@ -333,7 +300,7 @@ class EventStore:
             self._status(conn, match_id)
             rows = self._rows(conn, match_id, after)
         return [
-            StoredEvent(seq, self._decode(text, match_id, seq), _at(stamp))
+            StoredEvent(seq, decode_row(text, match_id, seq), at(stamp))
             for seq, text, stamp in rows
         ]
 
@@ -359,7 +326,7 @@ class EventStore:
                 "SELECT recorded_at FROM events WHERE match_id = ? ORDER BY seq DESC LIMIT 1",
                 (match_id,),
             ).fetchone()
-        return None if row is None else _utc(row[0])
+        return None if row is None else utc(row[0])
 
     def matches(self, *, status: str | None = None) -> list[MatchSummary]:
         """Summaries of all matches (or those with ``status``), oldest first."""
@@ -382,10 +349,10 @@ class EventStore:
                 id=r[0],
                 title=r[1],
                 status=r[2],
-                created=_at(r[3]),
-                finished=_utc(r[4]),
+                created=at(r[3]),
+                finished=utc(r[4]),
                 event_count=r[5],
-                last_event_at=_utc(r[6]),
+                last_event_at=utc(r[6]),
             )
             for r in rows
         ]
@@ -423,10 +390,6 @@ class EventStore:
             (match_id, after),
         ).fetchall()
 
-    @staticmethod
-    def _decode(text: str, match_id: int, seq: int) -> Event:
-        return _decode_row(text, match_id, seq)
-
     def dump_lines(self, match_id: int) -> list[str]:
         """The match as .yutlog lines (header first), straight from the stored JSON text."""
         with self._lock:
@@ -436,64 +399,3 @@ class EventStore:
             rows = self._rows(conn, match_id, 0)
         return [jsonvalue.one_line(header[0])] + [jsonvalue.one_line(text) for _, text, _ in rows]
 
-
-def _decode_row(text: str, match_id: int, seq: int) -> Event:
-    # Rows were checked when written (and json_valid by the schema): plain json.loads.
-    value = json.loads(text)
-    if not isinstance(value, dict):
-        raise SchemaError(f"match {match_id} event #{seq} is not a JSON object: {text[:80]}")
-    return value
-
-
-class _PreviousEvents(Sequence[Event]):
-    """The events before the one being checked, read lazily inside the write transaction.
-
-    ``len()`` costs nothing; items are decoded on access, a fresh copy each time, so a
-    check that keeps its own state pays nothing and one that mutates what it reads
-    cannot corrupt anything. Usable only while the check runs.
-    """
-
-    def __init__(self, conn: sqlite3.Connection, match_id: int, count: int) -> None:
-        self._conn: sqlite3.Connection | None = conn
-        self._match_id = match_id
-        self._count = count
-        self._texts: list[str] | None = None
-
-    def expire(self) -> None:
-        self._conn = None
-        self._texts = None
-
-    def _all(self) -> list[str]:
-        if self._conn is None:
-            raise StoreClosedError("previous events are readable only during the check")
-        if self._texts is None:
-            self._texts = [
-                row[0]
-                for row in self._conn.execute(
-                    "SELECT body FROM events WHERE match_id = ? ORDER BY seq", (self._match_id,)
-                )
-            ]
-        return self._texts
-
-    def __len__(self) -> int:
-        return self._count
-
-    @overload
-    def __getitem__(self, index: int) -> Event: ...
-
-    @overload
-    def __getitem__(self, index: slice) -> list[Event]: ...
-
-    def __getitem__(self, index: int | slice) -> Event | list[Event]:
-        texts = self._all()
-        if isinstance(index, slice):
-            positions = range(*index.indices(len(texts)))
-            return [_decode_row(texts[i], self._match_id, i + 1) for i in positions]
-        position = index + len(texts) if index < 0 else index
-        if not 0 <= position < len(texts):
-            raise IndexError(f"event index {index} out of range ({len(texts)} events)")
-        return _decode_row(texts[position], self._match_id, position + 1)
-
-    def __iter__(self) -> Iterator[Event]:
-        texts = self._all()
-        return (_decode_row(t, self._match_id, i) for i, t in enumerate(texts, start=1))

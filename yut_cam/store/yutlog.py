@@ -99,7 +99,7 @@ def read_yutlog(
 
 def dumps_yutlog(header: Event, events: Iterable[Event]) -> str:
     """The record as text: header line then one line per event, each ending in \\n."""
-    from yut_cam.store.events import check_header
+    from yut_cam.store.records import check_header
 
     lines = [jsonvalue.encode(check_header(header))]
     for index, event in enumerate(events, start=1):
