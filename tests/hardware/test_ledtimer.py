@@ -201,3 +201,18 @@ def test_bad_frame_size(mock_factory: Any) -> None:
             chain.write(b"\x00")
         with pytest.raises(EncodingError):
             decode_frame(b"\x00", PanelLayout())
+
+
+def test_current_json_for_the_web(mock_factory: Any) -> None:
+    with LedTimer(pin_factory=mock_factory) as led:
+        led.show(PanelView("1959", False, "03", throw_lamp=True, alert_lamp=True))
+        assert led.current_json() == {
+            "text": "19 59 03!",
+            "match": "19 59",
+            "shot": "03",
+            "colon": False,
+            "lamps": {"throw": True, "move": False, "alert": True},
+            "brightness": 0.8,
+        }
+        led.brightness = 0.0
+        assert led.current_text() == "(꺼짐)"

@@ -122,6 +122,22 @@ class PanelView:
         alert = "!" if self.alert_lamp else ""
         return f"{self.match[:2]}{colon}{self.match[2:]} {self.shot}{alert}"
 
+    @property
+    def match_text(self) -> str:
+        """``"19:59"`` (``"19 59"`` while the blinking colon is dark)."""
+        return self.text[:5]
+
+    def to_json(self) -> dict[str, object]:
+        """For the web API: ``{"text": "19:59 10", "match": "19:59", "shot": "10", "colon":
+        true, "lamps": {"throw": true, "move": false, "alert": false}}``."""
+        return {
+            "text": self.text,
+            "match": self.match_text,
+            "shot": self.shot,
+            "colon": self.colon,
+            "lamps": {"throw": self.throw_lamp, "move": self.move_lamp, "alert": self.alert_lamp},
+        }
+
     def describe(self) -> str:
         """The text plus the lit lamps in words, for the console."""
         lamps = [name for name, on in (("던지기", self.throw_lamp), ("말 이동", self.move_lamp), ("경고", self.alert_lamp)) if on]

@@ -88,11 +88,17 @@ class LedTimer:
             return "(꺼짐)"
         return view.text
 
+    def current_json(self) -> dict[str, object]:
+        """:meth:`PanelView.to_json` of :meth:`current_view` plus ``"brightness"`` (0 = dark)."""
+        out = self.current_view().to_json()
+        out["brightness"] = self.brightness_now()
+        return out
+
     def brightness_now(self) -> float:
         oe = self.chain.output_enable
         if oe is None:
             return 1.0
-        return brightness_of(oe.pin) if is_mock_pin(oe.pin) else self.chain.brightness
+        return round(brightness_of(oe.pin), 4) if is_mock_pin(oe.pin) else self.chain.brightness
 
     @property
     def brightness(self) -> float:
