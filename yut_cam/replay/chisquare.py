@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import math
 
+from yut_cam.replay.stickmodel import StickStatsError
+
 __all__ = [
     "ChiSquareDomainError",
     "regularized_gamma_p",
@@ -31,7 +33,7 @@ _FPMIN = 1e-300
 _MAX_ITER = 10_000
 
 
-class ChiSquareDomainError(ValueError):
+class ChiSquareDomainError(StickStatsError):
     """An argument outside the domain of a distribution function (quoted in the message)."""
 
 
