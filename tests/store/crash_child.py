@@ -1,6 +1,6 @@
 """Child process of the crash test: appends a deterministic stream of events forever.
 
-Run as ``python -m tests.store.crash_child DB``. On start it prints ``ready MATCH LAST``
+Run as ``python -m tests.store.crash_child DB [bulk]``. On start it prints ``ready MATCH LAST``
 (the last seq it finds in the store), then appends event ``LAST+1``, ``LAST+2``, … and
 prints each seq only after :meth:`EventStore.append` has returned (i.e. acknowledged).
 The parent kills it with SIGKILL at random moments and checks nothing acknowledged is lost.
@@ -45,9 +45,22 @@ def _check(previous: Sequence[dict[str, Any]], event: dict[str, Any]) -> None:
         raise ValueError(f"event n={event['n']} after {len(previous)} events")
 
 
+BULK = 150
+
+
+def import_forever(store: EventStore) -> None:
+    """Mode "bulk": store whole records (header + BULK events, one transaction) forever."""
+    print("ready", flush=True)
+    events = [event_for(seq) for seq in range(1, BULK + 1)]
+    while True:
+        print(store.create_match(HEADER, events=events, finished=True), flush=True)
+
+
 def main(argv: Sequence[str]) -> int:
     db = argv[0]
     store = EventStore(db)
+    if argv[1:] == ["bulk"]:
+        import_forever(store)
     summaries = store.matches()
     match_id = summaries[0].id if summaries else store.create_match(HEADER)
     last = store.last_seq(match_id)

@@ -22,7 +22,7 @@ from typing import IO
 
 import pytest
 
-from tests.store.crash_child import HEADER, event_for
+from tests.store.crash_child import BULK, HEADER, event_for
 from yut_cam.store import EventStore
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -36,10 +36,12 @@ def _pump(stream: IO[str], lines: queue.Queue[str | None]) -> None:
     lines.put(None)
 
 
-def _spawn(db: Path) -> tuple[subprocess.Popen[str], queue.Queue[str | None], threading.Thread]:
+def _spawn(
+    db: Path, *mode: str
+) -> tuple[subprocess.Popen[str], queue.Queue[str | None], threading.Thread]:
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     proc = subprocess.Popen(
-        [sys.executable, "-m", "tests.store.crash_child", str(db)],
+        [sys.executable, "-m", "tests.store.crash_child", str(db), *mode],
         cwd=ROOT,
         env=env,
         stdout=subprocess.PIPE,
@@ -82,15 +84,9 @@ def test_sigkill_loop_loses_no_acknowledged_event(tmp_path: Path) -> None:
                 acked.add(int(_next_line(proc, lines)))
             time.sleep(rng.uniform(0.0, 0.004))
             kills_mid_stream += 1
-        proc.send_signal(signal.SIGKILL)
-        assert proc.wait(timeout=LINE_TIMEOUT_S) == -signal.SIGKILL
-        reader.join(timeout=LINE_TIMEOUT_S)
-        while (line := lines.get_nowait()) is not None:
+        for line in _kill(proc, lines, reader):
             if not line.startswith("ready"):
                 acked.add(int(line))  # printed before the kill: acknowledged
-        assert proc.stdout is not None and proc.stderr is not None
-        proc.stdout.close()
-        proc.stderr.close()
 
     assert kills_mid_stream >= 50
     assert len(acked) >= 100, "too few acknowledged events to mean anything"
@@ -110,3 +106,44 @@ def test_sigkill_loop_loses_no_acknowledged_event(tmp_path: Path) -> None:
         events = store.events(summary.id)
     # Exact content, for acknowledged events and any committed-but-unacknowledged tail.
     assert events == [event_for(seq) for seq in seqs]
+
+
+def _kill(proc: subprocess.Popen[str], lines: queue.Queue[str | None], reader: threading.Thread) -> list[str]:
+    """SIGKILL the child; return the lines it printed that were not read yet."""
+    proc.send_signal(signal.SIGKILL)
+    assert proc.wait(timeout=LINE_TIMEOUT_S) == -signal.SIGKILL
+    reader.join(timeout=LINE_TIMEOUT_S)
+    rest = []
+    while (line := lines.get_nowait()) is not None:
+        rest.append(line)
+    assert proc.stdout is not None and proc.stderr is not None
+    proc.stdout.close()
+    proc.stderr.close()
+    return rest
+
+
+@pytest.mark.slow
+def test_sigkill_during_whole_record_imports_leaves_whole_records(tmp_path: Path) -> None:
+    """A match stored with its events (import) is all there after a kill, or not at all."""
+    rng = random.Random(7)
+    db = tmp_path / "bulk.sqlite3"
+    acked: set[int] = set()
+    for _ in range(20):
+        proc, lines, reader = _spawn(db, "bulk")
+        assert _next_line(proc, lines) == "ready"
+        for _ in range(rng.randint(0, 3)):
+            acked.add(int(_next_line(proc, lines)))
+        time.sleep(rng.uniform(0.0, 0.01))
+        acked.update(int(line) for line in _kill(proc, lines, reader) if line != "ready")
+    assert len(acked) >= 10
+    raw = sqlite3.connect(db)
+    try:
+        assert raw.execute("PRAGMA integrity_check").fetchall() == [("ok",)]
+        counts = dict(raw.execute("SELECT match_id, COUNT(*) FROM events GROUP BY match_id"))
+        ids = {r[0] for r in raw.execute("SELECT id FROM matches")}
+    finally:
+        raw.close()
+    assert acked <= ids
+    assert counts == {match_id: BULK for match_id in ids}, "a half-stored record"
+    with EventStore(db, readonly=True) as store:
+        assert store.events(max(ids)) == [event_for(seq) for seq in range(1, BULK + 1)]

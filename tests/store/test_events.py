@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sqlite3
+import tempfile
 import threading
 from collections.abc import Sequence
 from datetime import datetime, timezone
@@ -10,6 +11,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from tests.store.conftest import HEADER, FakeWallClock, snapshot
 from yut_cam.store import (
@@ -442,3 +445,40 @@ def test_default_titles(store: EventStore, header: dict[str, Any], title: str) -
     assert [m.title for m in store.matches() if m.id == match_id] == [title]
     other = store.create_match(header, title="준결승")
     assert store.matches()[-1].id == other and store.matches()[-1].title == "준결승"
+
+
+OPERATIONS = st.lists(
+    st.sampled_from(["append", "append_expect", "malformed", "refused", "stale", "read"]),
+    max_size=25,
+)
+
+
+@settings(max_examples=40, deadline=None)
+@given(ops=OPERATIONS, seed=st.integers(0, 2**16))
+def test_any_mix_of_accepted_and_refused_appends_keeps_exactly_the_accepted(
+    ops: list[str], seed: int
+) -> None:
+    with tempfile.TemporaryDirectory() as tmp, EventStore(Path(tmp) / "s.sqlite3") as store:
+        match_id = store.create_match(HEADER)
+        model: list[dict[str, Any]] = []
+        for n, op in enumerate(ops):
+            event = {"type": "throw", "team": (seed + n) % 2, "n": n}
+            if op == "append":
+                assert store.append(match_id, event) == len(model) + 1
+                model.append(event)
+            elif op == "append_expect":
+                assert store.append(match_id, event, expect_seq=len(model)) == len(model) + 1
+                model.append(event)
+            elif op == "malformed":
+                with pytest.raises(InvalidEventError):
+                    store.append(match_id, {**event, "type": None})
+            elif op == "refused":
+                with pytest.raises(EventRefusedError):
+                    store.append(match_id, {**event, "result": "빽도"}, check=_refuse)
+            elif op == "stale":
+                with pytest.raises(SeqConflictError):
+                    store.append(match_id, event, expect_seq=len(model) + 1 + seed % 3)
+            else:
+                assert store.events(match_id) == model
+        assert store.events(match_id) == model
+        assert [r.seq for r in store.records(match_id)] == list(range(1, len(model) + 1))
