@@ -248,6 +248,8 @@ def fit_rectangles(mask: U8, k: int, length: float, width: float,
         inside = rect_mask((h, w), rect) > 0
         weights[inside & fg] = np.minimum(weights[inside & fg], 0.3)
     rects = _refine(fg, rects, length, width)
+    if k >= 2:
+        rects = _k_lines(fg, rects, length, width)
     covered = np.zeros((h, w), bool)
     for r in rects:
         covered |= rect_mask((h, w), r.__class__(r.cx, r.cy, r.length * 1.08 + 2,
@@ -285,6 +287,47 @@ def _refine(fg: npt.NDArray[np.bool_], rects: list[Rect], length: float,
                 continue
         out.append(_slide_along(r, xs_all, ys_all, length, width))
     return out
+
+
+def _segment_distance(xs: npt.NDArray[np.float64], ys: npt.NDArray[np.float64], r: Rect
+                      ) -> npt.NDArray[np.float64]:
+    """Distance of points to the centre line (long axis segment) of ``r``."""
+    t = math.radians(r.angle)
+    ux, uy = math.cos(t), math.sin(t)
+    dx, dy = xs - r.cx, ys - r.cy
+    along = np.clip(dx * ux + dy * uy, -r.length / 2, r.length / 2)
+    out: npt.NDArray[np.float64] = np.hypot(dx - along * ux, dy - along * uy)
+    return out
+
+
+def _k_lines(fg: npt.NDArray[np.bool_], rects: list[Rect], length: float, width: float,
+             rounds: int = 4) -> list[Rect]:
+    """Like k-means with sticks for centres: give each blob pixel to the stick whose centre
+    line is nearest, re-fit each stick on its pixels, repeat. Side-by-side sticks end up
+    split along the line between them; a re-fit is kept only if it is stick-sized."""
+    ys, xs = np.nonzero(fg)
+    px, py = xs.astype(np.float64), ys.astype(np.float64)
+    current = list(rects)
+    for _ in range(rounds):
+        d = np.stack([_segment_distance(px, py, r) for r in current])
+        owner = np.argmin(d, axis=0)
+        changed = False
+        new = []
+        for i, r in enumerate(current):
+            sel = owner == i
+            if sel.sum() < 0.4 * length * width:
+                new.append(r)
+                continue
+            fit = rect_from_min_area(np.stack([px[sel], py[sel]], axis=1).astype(np.float32))
+            if (abs(fit.length - length) < 0.25 * length and 0.55 * width < fit.width < 1.4 * width):
+                changed |= abs(fit.cx - r.cx) + abs(fit.cy - r.cy) > 0.3
+                new.append(fit)
+            else:
+                new.append(r)
+        current = new
+        if not changed:
+            break
+    return current
 
 
 def _slide_along(r: Rect, xs: npt.NDArray[np.intp], ys: npt.NDArray[np.intp],
@@ -486,3 +529,42 @@ def correct_light(patch: U8, gain: npt.NDArray[np.float32]) -> U8:
     g = np.maximum(np.asarray(gain, np.float32).reshape(1, 1, 3), 0.05)
     out: U8 = np.clip(patch.astype(np.float32) / g, 0, 255).astype(np.uint8)
     return out
+
+
+def split_by_colour(lab: F32, mask: U8, rects: list[Rect], length: float, width: float,
+                    rounds: int = 3) -> list[Rect]:
+    """Re-split a blob of touching sticks using their colours as well as their axes.
+
+    ``lab`` is the blob's crop in Lab (float), ``mask`` its 0/255 mask, ``rects`` the
+    sticks fitted to its shape. When the sticks differ in colour (a 배 beside a 등),
+    each blob pixel goes to the stick that is near and of its colour; each stick is then
+    re-fitted on its pixels (kept only if stick-sized). Same-coloured sticks are left as
+    they are.
+    """
+    ys, xs = np.nonzero(mask)
+    px, py = xs.astype(np.float64), ys.astype(np.float64)
+    values = lab[ys, xs].astype(np.float64)
+    current = list(rects)
+    for _ in range(rounds):
+        dist = np.stack([_segment_distance(px, py, r) for r in current])
+        colours = []
+        for d in dist:
+            core = d < 0.3 * width
+            colours.append(np.median(values[core], axis=0) if core.sum() >= 3 else values.mean(axis=0))
+        spread = max(float(np.linalg.norm(a - b)) for a in colours for b in colours)
+        if spread < 15.0:
+            return current
+        dcol = np.stack([np.linalg.norm(values - c, axis=1) for c in colours])
+        cost = (dist / (0.5 * width)) ** 2 + (dcol / 12.0) ** 2
+        owner = np.argmin(cost, axis=0)
+        new = []
+        for i, r in enumerate(current):
+            sel = owner == i
+            if sel.sum() < 0.4 * length * width:
+                new.append(r)
+                continue
+            fit = rect_from_min_area(np.stack([px[sel], py[sel]], axis=1).astype(np.float32))
+            ok = abs(fit.length - length) < 0.25 * length and 0.55 * width < fit.width < 1.4 * width
+            new.append(fit if ok else r)
+        current = new
+    return current

@@ -41,30 +41,52 @@ class _Found:
     support: float  # blob pixels behind it
 
 
-def _find(mask: npt.NDArray[np.uint8], cal: Calibration, reasons: list[str]) -> list[_Found]:
+def _find(mask: npt.NDArray[np.uint8], lab: F.F32, cal: Calibration, reasons: list[str]) -> list[_Found]:
     s = cal.work_scale
     length, width = cal.stick_length * s, cal.stick_width * s
     area = length * width
     h, w = mask.shape
     found: list[_Found] = []
-    for b in F.blobs(mask, min_area=0.3 * area):
-        ratio = b.area / area
+    regions = F.blobs(mask, min_area=0.3 * area)
+    singles, counts, excess = [], [], []
+    for b in regions:
         ys, xs = np.nonzero(b.mask)
         single = F.rect_from_min_area(np.stack([xs, ys], axis=1).astype(np.float32))
+        ratio = b.area / area
         k = max(1, int(round(ratio)))
         if k == 1 and (single.length > 1.4 * length or single.width > 1.7 * width):
             k = 2
-        at_border = b.x <= 1 or b.y <= 1 or b.x + b.mask.shape[1] >= w - 1 or b.y + b.mask.shape[0] >= h - 1
+        singles.append(single)
+        counts.append(k)
+        # how much more than k sticks the region looks: by area, and by its outline
+        excess.append(max(ratio - k, single.width / width - 1.0 - 0.35 if k == 1 else 0.0,
+                          single.length / length - 1.0 - 0.25 if k == 1 else 0.0))
+    # four sticks were thrown: while fewer are accounted for, give one more to the region
+    # that most looks like holding more than it was given
+    while sum(counts) < 4 and regions:
+        i = int(np.argmax(excess))
+        if excess[i] <= 0.2:
+            break
+        counts[i] += 1
+        excess[i] -= 1.0
+    for b, single, k, extra in zip(regions, singles, counts, excess):
+        ratio = b.area / area
+        at_border = (b.x <= 1 or b.y <= 1 or b.x + b.mask.shape[1] >= w - 1
+                     or b.y + b.mask.shape[0] >= h - 1)
         if k == 1:
             rect = single.shifted(b.x, b.y)
             if single.width < 0.62 * width and single.length > 0.7 * length:
                 reasons.append("a stick stands on its edge (too narrow for its length)")
             elif ratio < 0.6 and not at_border:
                 reasons.append(f"a stick-like region of {ratio:.0%} of a stick (partly hidden?)")
+            elif extra > 0.3 and sum(counts) < 4:
+                reasons.append(f"a region of {ratio:.1f} sticks' area read as one stick")
             found.append(_Found(rect, float(b.area)))
             continue
         rects, explained = F.fit_rectangles(b.mask, k, length, width)
-        if explained < 0.88 or abs(ratio - k) > 0.4:
+        bh, bw = b.mask.shape
+        rects = F.split_by_colour(lab[b.y:b.y + bh, b.x:b.x + bw], b.mask, rects, length, width)
+        if explained < 0.88 or ratio - k > 0.45 or ratio < k - 0.75:
             reasons.append(f"{k} sticks merged beyond clean separation "
                            f"({explained:.0%} of the region explained, {ratio:.1f} sticks of area)")
         for r in rects:
@@ -107,13 +129,16 @@ def read_image(image_bgr: npt.NDArray[np.uint8], calibration: Calibration) -> Re
     work = prepare(image, cal.work_size)
     radius = max(1, int(round(cal.work_size[0] / 320)))
     mask, gain, _, _ = F.segment(work, cal.background, cal.segment, radius)
-    found = _find(mask, cal, reasons)
+    lab = cv2.cvtColor(work, cv2.COLOR_BGR2LAB).astype(np.float32)
+    found = _find(mask, lab, cal, reasons)
 
     mat = np.asarray(cal.mat_polygon, np.float32).reshape(-1, 1, 2)
     body_mark = np.asarray(cal.mark.mark_lab, np.float64)
     sticks: list[StickReading] = []
     marks: list[float] = []
     gh, gw = gain.shape[:2]
+    face_doubts: list[str] = []  # doubts that do not matter once a stick is surely off the mat
+    surely_off = False
     for i, f in enumerate(found):
         rect = f.rect.scaled(1.0 / s)
         raw = F.stick_patch(image, F.inner(rect), PATCH_SIZE)
@@ -131,15 +156,15 @@ def read_image(image_bgr: npt.NDArray[np.uint8], calibration: Calibration) -> Re
         margin = min(1.0, abs(score - 0.5) * 2.0)
         conf = 0.5 + 0.5 * min(1.0, margin / 0.6)
         if margin < FACE_MARGIN:
-            reasons.append(f"stick {i + 1}: face unsure (margin {margin:.2f})")
+            face_doubts.append(f"stick {i + 1}: face unsure (margin {margin:.2f})")
         if visible < 0.5:
             conf = min(conf, 0.6)
-            reasons.append(f"stick {i + 1}: mostly covered by another stick")
+            face_doubts.append(f"stick {i + 1}: mostly covered by another stick")
         expected_sat = cal.faces.saturated[0 if face == "배" else 1]
         sat = F.saturated_fraction(raw)
         if sat > GLARE and (sat > expected_sat + 0.15 or margin < 2 * FACE_MARGIN):
             conf = min(conf, 0.5)
-            reasons.append(f"stick {i + 1}: glare over the stick")
+            face_doubts.append(f"stick {i + 1}: glare over the stick")
         mark_share = 0.0
         if face == "배":
             lab = cv2.cvtColor(patch, cv2.COLOR_BGR2LAB).astype(np.float64)
@@ -149,6 +174,7 @@ def read_image(image_bgr: npt.NDArray[np.uint8], calibration: Calibration) -> Re
             mark_share = max(F.end_profile(patch, body, body_mark))
         marks.append(mark_share)
         depth = _edge_depth(rect, mat)
+        surely_off |= depth <= -EDGE_TOLERANCE
         if abs(depth) < EDGE_TOLERANCE:
             reasons.append(f"stick {i + 1}: on the mat edge, check it touches the mat")
             conf = min(conf, 0.6)
@@ -164,7 +190,9 @@ def read_image(image_bgr: npt.NDArray[np.uint8], calibration: Calibration) -> Re
         share = marks[bellies[0]]
         thr = cal.mark.threshold
         if 0.6 * thr < share < 1.5 * thr:
-            reasons.append(f"빽도 mark unsure (mark-like share {share:.2f}, threshold {thr:.2f})")
+            face_doubts.append(f"빽도 mark unsure (mark-like share {share:.2f}, threshold {thr:.2f})")
+    if not surely_off:
+        reasons.extend(face_doubts)
     result = result_of(sticks)
     confidence = min([st.confidence for st in sticks] + [1.0])
     if reasons:

@@ -1,0 +1,55 @@
+"""Drawing a reading over its image for the referee screen.
+
+OpenCV cannot draw Hangul, so the picture uses short ASCII tags with a legend line
+(the web page shows the Korean words): ``B`` = 배 (flat side up), ``D`` = 등 (round side
+up), ``*`` = the 빽도 mark, ``X`` = wholly off the mat. Colours: 배 green, 등 orange,
+off the mat red; the mat outline yellow.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from yut_cam.vision.calibration import Calibration
+from yut_cam.vision.types import Reading
+
+ROMAN = {"도": "do", "개": "gae", "걸": "geol", "윷": "yut", "모": "mo", "빽도": "baekdo", "낙": "nak"}
+BELLY = (60, 200, 60)
+BACK = (0, 140, 255)
+OFF = (40, 40, 230)
+MAT = (0, 220, 240)
+LEGEND = "B=bae(flat up) D=deung(round up) *=baekdo mark X=off mat"
+
+
+def annotate(image: npt.NDArray[np.uint8], reading: Reading, calibration: Calibration) -> npt.NDArray[np.uint8]:
+    """A copy of ``image`` with the mat outline, each stick's box and tag, and the result."""
+    out = image.copy() if image.ndim == 3 else cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
+    h, w = out.shape[:2]
+    k = w / calibration.image_size[0]
+    thick = max(1, int(round(w / 640)))
+    mat = np.round(np.asarray(calibration.mat_polygon) * k).astype(np.int32).reshape(-1, 1, 2)
+    cv2.polylines(out, [mat], True, MAT, thick, cv2.LINE_AA)
+    font = cv2.FONT_HERSHEY_SIMPLEX
+    scale = max(0.4, w / 1600)
+    for i, s in enumerate(reading.sticks):
+        colour = OFF if not s.on_mat else (BELLY if s.face == "배" else BACK)
+        box = np.round(np.asarray(s.box)).astype(np.int32).reshape(-1, 1, 2)
+        cv2.polylines(out, [box], True, colour, thick + (0 if s.confidence >= 0.8 else 1), cv2.LINE_AA)
+        tag = f"{i + 1}{'B' if s.face == '배' else 'D'}{'*' if s.marked else ''}{'X' if not s.on_mat else ''}"
+        cx, cy = np.asarray(s.box).mean(axis=0)
+        org = (int(cx) + int(8 * scale), int(cy) - int(8 * scale))
+        cv2.putText(out, tag, org, font, scale, (0, 0, 0), thick + 2, cv2.LINE_AA)
+        cv2.putText(out, tag, org, font, scale, colour, thick, cv2.LINE_AA)
+        if s.marked:
+            cv2.circle(out, (int(cx), int(cy)), max(3, int(4 * scale)), colour, -1, cv2.LINE_AA)
+    head = f"{ROMAN[reading.result]}  conf {reading.confidence:.2f}"
+    if reading.needs_referee:
+        head += "  REFEREE: " + "; ".join(reading.reasons)[:90]
+    for text, y in ((head, int(28 * scale) + 4), (LEGEND, h - 8)):
+        cv2.putText(out, text, (8, y), font, scale, (0, 0, 0), thick + 3, cv2.LINE_AA)
+        cv2.putText(out, text, (8, y), font, scale,
+                    (0, 0, 255) if reading.needs_referee and text == head else (255, 255, 255),
+                    thick, cv2.LINE_AA)
+    return out
