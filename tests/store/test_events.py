@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 import sqlite3
 import tempfile
 import threading
@@ -482,3 +483,42 @@ def test_any_mix_of_accepted_and_refused_appends_keeps_exactly_the_accepted(
                 assert store.events(match_id) == model
         assert store.events(match_id) == model
         assert [r.seq for r in store.records(match_id)] == list(range(1, len(model) + 1))
+
+
+def test_backup_includes_events_still_in_the_wal(db_path: Path, tmp_path: Path) -> None:
+    with EventStore(db_path) as store:
+        match_id = store.create_match(HEADER)
+        for event in THROWS:
+            store.append(match_id, event)
+        store.summary(match_id)
+        naive = tmp_path / "naive.sqlite3"
+        shutil.copyfile(db_path, naive)  # the main file alone, WAL not checkpointed yet
+        copy = store.backup(tmp_path / "usb" / "backup.sqlite3")
+    assert copy.is_file() and not list(copy.parent.glob(".*"))
+    with EventStore(copy, readonly=True) as restored:
+        assert restored.events(match_id) == THROWS
+        assert restored.summary(match_id).event_count == 4
+    conn = sqlite3.connect(naive)
+    try:
+        tables = {row[0] for row in conn.execute("SELECT name FROM sqlite_schema")}
+        assert "events" not in tables or conn.execute("SELECT COUNT(*) FROM events").fetchone()[0] < 4
+    finally:
+        conn.close()
+
+
+def test_backup_onto_the_store_itself_is_refused(store: EventStore, db_path: Path) -> None:
+    with pytest.raises(StorageError, match="is the store itself"):
+        store.backup(db_path)
+
+
+def test_summary_of_one_match(store: EventStore, clock: FakeWallClock) -> None:
+    match_id = store.create_match(HEADER)
+    clock.now += 5
+    store.append(match_id, THROWS[0])
+    summary = store.summary(match_id)
+    assert (summary.id, summary.title, summary.status, summary.event_count) == (
+        match_id, "청룡 대 백호", "open", 1,
+    )
+    assert summary.last_event_at == datetime.fromtimestamp(clock.now, tz=timezone.utc)
+    with pytest.raises(UnknownMatchError):
+        store.summary(match_id + 1)

@@ -154,3 +154,16 @@ def test_match_validator_finds_validate_record_when_the_match_layer_has_one() ->
     import yut_cam.match
 
     assert REAL_MATCH_VALIDATOR() is getattr(yut_cam.match, "validate_record", None)
+
+
+def test_backup_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    db = str(tmp_path / "s.sqlite3")
+    with EventStore(db) as store:
+        store.create_match(HEADER, events=[{"type": "throw", "team": 0, "result": "도"}])
+        out = tmp_path / "b.sqlite3"
+        status, text, _ = _run(capsys, "record", "backup", str(out), "--db", db)
+        assert status == 0 and "1 matches" in text
+    status, _, err = _run(capsys, "record", "backup", str(out), "--db", db)
+    assert status == 2 and "exists" in err
+    with EventStore(out, readonly=True) as copy:
+        assert copy.events(1) == [{"type": "throw", "team": 0, "result": "도"}]

@@ -1,4 +1,4 @@
-"""`yut-cam record list|export|import`: the matches recorded in an event store."""
+"""`yut-cam record list|export|import|backup`: the matches recorded in an event store."""
 
 from __future__ import annotations
 
@@ -36,6 +36,13 @@ def register(subparsers: Any) -> None:
     export.add_argument("out", metavar="OUT.yutlog", help='output file ("-": standard output)')
     export.add_argument("--force", action="store_true", help="overwrite an existing file")
     export.set_defaults(handler=_export)
+
+    backup = actions.add_parser(
+        "backup", parents=[common], help="consistent copy of the whole store (safe while running)"
+    )
+    backup.add_argument("out", metavar="OUT.sqlite3")
+    backup.add_argument("--force", action="store_true", help="overwrite an existing file")
+    backup.set_defaults(handler=_backup)
 
     imp = actions.add_parser("import", parents=[common], help="add a .yutlog file as a match")
     imp.add_argument("file", metavar="FILE.yutlog")
@@ -119,6 +126,23 @@ def _export(args: argparse.Namespace) -> int:
     except OSError as exc:
         return _fail(f"cannot write {args.out}: {exc.strerror or exc}")
     print(f"exported match {args.match_id} ({count} events) to {args.out}")
+    return 0
+
+
+def _backup(args: argparse.Namespace) -> int:
+    from yut_cam.store import EventStore, StoreError
+
+    if (missing := _no_store(args.db)) is not None:
+        return missing
+    if Path(args.out).exists() and not args.force:
+        return _fail(f"{args.out} exists (use --force to overwrite)")
+    try:
+        with EventStore(args.db, readonly=True) as store:
+            store.backup(args.out)
+            count = len(store.matches())
+    except StoreError as exc:
+        return _fail(str(exc))
+    print(f"backed up {args.db} ({count} matches) to {args.out}")
     return 0
 
 

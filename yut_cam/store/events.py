@@ -14,6 +14,7 @@ monkey-patched lock is greenlet-aware). Other processes may open the same file;
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 import threading
 import time
@@ -34,6 +35,7 @@ from yut_cam.store.errors import (
     StoreClosedError,
     UnknownMatchError,
 )
+from yut_cam.store.files import fsync_dir
 from yut_cam.store.records import (
     MatchSummary,
     PreviousEvents,
@@ -328,38 +330,77 @@ class EventStore:
             ).fetchone()
         return None if row is None else utc(row[0])
 
+    _SUMMARY_SQL = (
+        "SELECT m.id, m.title, m.status, m.created, m.finished, "
+        "(SELECT COUNT(*) FROM events e WHERE e.match_id = m.id), "
+        "(SELECT MAX(recorded_at) FROM events e WHERE e.match_id = m.id) "
+        "FROM matches m"
+    )
+
+    @staticmethod
+    def _summary(r: tuple[Any, ...]) -> MatchSummary:
+        return MatchSummary(
+            id=r[0],
+            title=r[1],
+            status=r[2],
+            created=at(r[3]),
+            finished=utc(r[4]),
+            event_count=r[5],
+            last_event_at=utc(r[6]),
+        )
+
     def matches(self, *, status: str | None = None) -> list[MatchSummary]:
         """Summaries of all matches (or those with ``status``), oldest first."""
         if status not in (None, "open", "finished"):
             raise ValueError(f"status must be 'open' or 'finished', got {status!r}")
-        sql = (
-            "SELECT m.id, m.title, m.status, m.created, m.finished, "
-            "(SELECT COUNT(*) FROM events e WHERE e.match_id = m.id), "
-            "(SELECT MAX(recorded_at) FROM events e WHERE e.match_id = m.id) "
-            "FROM matches m"
-        )
-        params: tuple[str, ...] = ()
+        sql, params = self._SUMMARY_SQL, tuple[str, ...]()
         if status is not None:
-            sql += " WHERE m.status = ?"
-            params = (status,)
+            sql, params = sql + " WHERE m.status = ?", (status,)
         with self._lock:
             rows = self._db().execute(sql + " ORDER BY m.id", params).fetchall()
-        return [
-            MatchSummary(
-                id=r[0],
-                title=r[1],
-                status=r[2],
-                created=at(r[3]),
-                finished=utc(r[4]),
-                event_count=r[5],
-                last_event_at=utc(r[6]),
-            )
-            for r in rows
-        ]
+        return [self._summary(r) for r in rows]
+
+    def summary(self, match_id: int) -> MatchSummary:
+        """The summary of one match."""
+        with self._lock:
+            conn = self._db()
+            self._status(conn, match_id)
+            row = conn.execute(self._SUMMARY_SQL + " WHERE m.id = ?", (match_id,)).fetchone()
+        return self._summary(row)
 
     def unfinished(self) -> list[MatchSummary]:
         """Open matches, oldest first: what the service resumes on start."""
         return self.matches(status="open")
+
+    def backup(self, target: str | Path) -> Path:
+        """A consistent copy of the whole store (WAL content included) at ``target``.
+
+        Copying the .sqlite3 file alone while the service runs can miss the newest
+        events, which live in the -wal file until a checkpoint; this cannot. The copy
+        is written beside ``target`` and renamed into place.
+        """
+        destination = Path(target)
+        if destination.resolve() == self.path.resolve():
+            raise StorageError(f"backup target {str(destination)!r} is the store itself")
+        destination.parent.mkdir(parents=True, exist_ok=True)
+        partial = destination.with_name(f".{destination.name}.partial")
+        partial.unlink(missing_ok=True)
+        try:
+            copy = sqlite3.connect(partial)
+            try:
+                with self._lock:
+                    self._db().backup(copy)
+                copy.execute("PRAGMA journal_mode = DELETE")
+            finally:
+                copy.close()
+            with open(partial, "rb") as handle:
+                os.fsync(handle.fileno())
+            os.replace(partial, destination)
+        except (sqlite3.Error, OSError) as exc:
+            partial.unlink(missing_ok=True)
+            raise StorageError(f"could not back up to {str(destination)!r}: {exc}") from exc
+        fsync_dir(destination.parent)
+        return destination
 
     # -- helpers (call with the lock held) ---------------------------------------------
 
