@@ -150,15 +150,15 @@ def _draw_mark(img: F32, mark: str, x0: int, y0: int, x1: int, y1: int) -> None:
     cy = (y0 + y1) // 2
     cx = x0 + int(W * 0.9)
     if mark == "dot":
-        cv2.circle(img, (cx, cy), max(2, int(W * 0.3)), 1.0, -1, cv2.LINE_AA)
+        cv2.circle(img, (cx, cy), max(2, int(W * 0.36)), 1.0, -1, cv2.LINE_AA)
     elif mark == "ring":
-        cv2.circle(img, (cx, cy), max(2, int(W * 0.3)), 1.0, max(1, int(W * 0.1)), cv2.LINE_AA)
+        cv2.circle(img, (cx, cy), max(2, int(W * 0.34)), 1.0, max(2, int(W * 0.18)), cv2.LINE_AA)
     elif mark == "stripe":
-        bw = max(2, int(W * 0.3))
+        bw = max(2, int(W * 0.4))
         cv2.rectangle(img, (cx - bw // 2, y0), (cx + bw // 2, y1), 1.0, -1)
     else:  # a small painted character, strokes like ㅃ
-        s = max(3, int(W * 0.32))
-        t = max(1, int(W * 0.08))
+        s = max(3, int(W * 0.34))
+        t = max(2, int(W * 0.12))
         for dx in (-s // 2 - 1, s // 2 + 1):
             bx = cx + dx
             cv2.line(img, (bx - s // 3, cy - s), (bx - s // 3, cy + s), 1.0, t, cv2.LINE_AA)
