@@ -1,1 +1,96 @@
+"""The web app: Flask factory with the ``scoreboard``, ``referee``, ``api`` and ``stream``
+blueprints around one :class:`~yut_cam.web.service.MatchService`.
 
+Templates and static files live in the top-level ``web/`` directory (found relative to the
+repository, or through the ``WEB_DIR`` setting / ``YUT_CAM_WEB_DIR``).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from flask import Flask, Response, jsonify, request
+from werkzeug.exceptions import HTTPException
+
+from yut_cam.store import CaptureStore, EventStore
+from yut_cam.web.config import defaults, resolve
+from yut_cam.web.errors import ServiceError, TooManyAttemptsError
+from yut_cam.web.service import MatchService
+
+
+def create_app(config: Mapping[str, Any] | None = None) -> Flask:
+    settings = defaults()
+    if config:
+        settings.update(config)
+    resolve(settings)
+    web_dir = Path(settings["WEB_DIR"])
+    app = Flask(
+        __name__,
+        template_folder=str(web_dir / "templates"),
+        static_folder=str(web_dir / "static"),
+        static_url_path="/static",
+    )
+    app.config.update(settings)
+    app.json.ensure_ascii = False  # type: ignore[attr-defined]
+
+    store = EventStore(settings["DB_PATH"])
+    service = MatchService(
+        store,
+        CaptureStore(settings["CAPTURE_DIR"]),
+        monotonic=settings.get("CLOCK_MONOTONIC") or time.monotonic,
+        wall=settings.get("CLOCK_WALL") or time.time,
+        rotation=float(settings["BOARD_ROTATION"]),
+    )
+    from yut_cam.web.auth import LoginLimiter
+
+    app.extensions["yut_cam.service"] = service
+    app.extensions["yut_cam.limiter"] = LoginLimiter(
+        int(settings["LOGIN_ATTEMPTS"]), float(settings["LOGIN_WINDOW"]),
+        settings.get("CLOCK_MONOTONIC") or time.monotonic,
+    )  # fmt: skip
+
+    from yut_cam.web import api, pages, stream
+
+    app.register_blueprint(pages.scoreboard)
+    app.register_blueprint(pages.referee)
+    app.register_blueprint(api.bp)
+    app.register_blueprint(stream.bp)
+    _error_handlers(app)
+
+    from yut_cam.web.background import attach_hardware, start_background
+
+    attach_hardware(app, service)
+    if settings["BACKGROUND"]:
+        start_background(app)
+    return app
+
+
+def _error_handlers(app: Flask) -> None:
+    @app.errorhandler(ServiceError)
+    def service_error(exc: ServiceError) -> tuple[Response, int, dict[str, str]]:
+        headers = {"Retry-After": str(exc.retry_after)} if isinstance(exc, TooManyAttemptsError) else {}
+        return jsonify(exc.to_json()), exc.status, headers
+
+    @app.errorhandler(HTTPException)
+    def http_error(exc: HTTPException) -> Any:
+        if request.path.startswith(("/api/", "/stream/")) or request.is_json:
+            return jsonify({"error": exc.description or exc.name, "rule": ""}), exc.code or 500
+        return exc
+
+
+def close_app(app: Flask) -> None:
+    """Stop the background tasks and close the store (tests; process exit)."""
+    stop = app.extensions.get("yut_cam.stop")
+    if stop is not None:
+        stop()
+    link = app.extensions.get("yut_cam.hardware")
+    if link is not None:
+        link.close()
+    service: MatchService = app.extensions["yut_cam.service"]
+    service.store.close()
+
+
+__all__ = ["create_app", "close_app"]

@@ -1,0 +1,6 @@
+"""Shared fixtures: ``live_server`` / ``live_server_module`` (a real gunicorn server, see
+tests/web_live.py and /work/notes/LIVE_SERVER.md)."""
+
+from tests.web_live import live_server, live_server_module
+
+__all__ = ["live_server", "live_server_module"]

@@ -1,0 +1,192 @@
+"""The camera pipeline of the live service.
+
+A background task reads a frame source (``picamera2`` on the Pi, ``fake:DIR`` in the
+demo) through :class:`~yut_cam.vision.sources.ResilientSource`, feeds the small ``lores``
+stream to a :class:`~yut_cam.vision.motion.SettleWatcher`, and at each settle reads the
+full frame with the calibration, records the throw (clip.avi + settled.jpg +
+reading.json, and annotated.jpg) under the store's capture directory, and publishes the
+reading for the referee to confirm.  A missing or lost camera, or a bad calibration, is
+reported in the LIVE STATE (``camera: {"ok": false, "message": ...}``) and retried; it
+never takes the service down.  OpenCV work runs off the event loop (gevent threadpool).
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections import deque
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from yut_cam.web.background import run_blocking, spawn
+from yut_cam.web.service import MatchService
+
+log = logging.getLogger(__name__)
+
+PRE_ROLL = 5
+CLIP_LIMIT = 150  # frames kept per throw (5 s at 30 fps)
+PACED_KINDS = ("fake", "folder", "video")  # sources that would otherwise run flat out
+
+
+def card_image(text: str, size: tuple[int, int] = (320, 180)) -> bytes:
+    """A small grey JPEG with ``text`` in romanised letters (injected readings)."""
+    import cv2
+
+    from yut_cam.vision.annotate import ROMAN
+
+    img = np.full((size[1], size[0], 3), 90, np.uint8)
+    label = ROMAN.get(text, text.encode("ascii", "replace").decode())
+    if label:
+        cv2.putText(img, label, (20, size[1] // 2 + 15), cv2.FONT_HERSHEY_SIMPLEX, 1.6, (255, 255, 255), 3)
+    ok, buf = cv2.imencode(".jpg", img)
+    if not ok:
+        raise ValueError("cannot encode a card image")
+    return bytes(buf.tobytes())
+
+
+class CameraLoop:
+    def __init__(self, service: MatchService, spec: str, calibration: str | None, *, fps: float = 30.0) -> None:
+        self.service = service
+        self.spec = spec
+        self.calibration_path = calibration
+        self.period = 1.0 / fps
+        self.paced = spec.partition(":")[0] in PACED_KINDS
+        self._stop = threading.Event()
+        self._lock = threading.Lock()
+        self._status: dict[str, Any] = {"ok": False, "message": "카메라 시작 중", "spec": spec}
+        self.readings = 0
+
+    def status(self) -> dict[str, Any]:
+        with self._lock:
+            return dict(self._status)
+
+    def _set_status(self, ok: bool, message: str) -> None:
+        with self._lock:
+            changed = self._status.get("ok") != ok or self._status.get("message") != message
+            self._status = {"ok": ok, "message": message, "spec": self.spec}
+        if changed:
+            log.info("camera: %s", message)
+            match_id = self.service.current_id()
+            if match_id is not None:
+                self.service.publish_state(match_id)
+
+    def start(self) -> None:
+        spawn(self.run, "yut-cam-camera")
+
+    def stop(self) -> None:
+        self._stop.set()
+
+    def _calibration(self) -> Any:
+        from yut_cam.vision.calibration import Calibration
+
+        if not self.calibration_path:
+            raise ValueError("no calibration file (serve --calibration CAL.json)")
+        return Calibration.load(Path(self.calibration_path))
+
+    def run(self) -> None:
+        from yut_cam.vision.motion import SettleWatcher
+        from yut_cam.vision.sources import ResilientSource, SourceEvent, open_source
+
+        calibration: Any = None
+        while calibration is None and not self._stop.is_set():
+            try:
+                calibration = self._calibration()
+            except Exception as exc:  # bad or missing calibration: report, look again later
+                self._set_status(False, f"보정 파일 문제: {exc}")
+                self._stop.wait(10.0)
+        if calibration is None:
+            return
+
+        def report(event: SourceEvent) -> None:
+            self._set_status(event.kind == "recovered", f"카메라 {event.kind}: {event.message}")
+
+        source = ResilientSource(lambda: open_source(self.spec), report=report)
+        watcher = SettleWatcher()
+        pre: deque[Any] = deque(maxlen=PRE_ROLL)
+        clip: list[Any] | None = None
+        next_due = time.monotonic()
+        try:
+            while not self._stop.is_set():
+                frame = source.read()
+                if frame is None:
+                    if source.healthy:
+                        self._set_status(False, "카메라 영상이 끝났습니다")
+                    self._stop.wait(0.2)
+                    continue
+                if not self._status["ok"]:
+                    self._set_status(True, "카메라 정상")
+                event = watcher.update(frame.lores)
+                if clip is not None and len(clip) < CLIP_LIMIT:
+                    clip.append(frame.main)
+                elif clip is None:
+                    pre.append(frame.main)
+                if event is not None:
+                    if event.kind == "start":
+                        clip = list(pre)
+                    elif event.kind == "settled":
+                        self._settled(frame.main, clip or [frame.main], calibration)
+                        clip = None
+                    elif event.kind == "abandoned":
+                        clip = None
+                if self.paced:
+                    next_due = max(next_due + self.period, time.monotonic() - self.period)
+                    self._stop.wait(max(0.0, next_due - time.monotonic()))
+                else:
+                    self._stop.wait(0)
+        except Exception as exc:  # never take the service down; report and restart the loop
+            log.exception("camera loop failed")
+            self._set_status(False, f"카메라 처리 오류: {exc}")
+            if not self._stop.is_set():
+                self._stop.wait(2.0)
+                spawn(self.run, "yut-cam-camera")
+        finally:
+            source.close()
+
+    def _settled(self, image: Any, clip: list[Any], calibration: Any) -> None:
+        match_id = self.service.current_id()
+        if match_id is None:
+            return
+        fields = run_blocking(read_and_annotate, image, calibration)
+        annotated = fields.pop("_annotated")
+        try:
+            n = self.service.reserve_capture(match_id)
+            directory = self.service.captures.path_for(match_id, n)
+            run_blocking(_record, directory, clip, image, fields, annotated)
+        except Exception as exc:
+            log.error("match %d: throw not recorded: %s", match_id, exc)
+            return
+        self.service.set_reading(match_id, n, fields)
+        self.readings += 1
+
+
+def read_and_annotate(image: Any, calibration: Any) -> dict[str, Any]:
+    """The reading's JSON fields plus ``_annotated`` (JPEG bytes of the annotated image);
+    a reader error becomes a reading that needs the referee."""
+    import cv2
+
+    from yut_cam.vision.annotate import annotate
+    from yut_cam.vision.errors import VisionError
+    from yut_cam.vision.reader import read_image
+
+    try:
+        reading = read_image(image, calibration)
+    except VisionError as exc:
+        ok, buf = cv2.imencode(".jpg", image)
+        return {"result": "낙", "confidence": 0.0, "needs_referee": True, "sticks": [],
+                "reasons": [f"reader error: {exc}"], "_annotated": bytes(buf.tobytes()) if ok else b""}
+    fields = reading.to_dict()
+    ok, buf = cv2.imencode(".jpg", annotate(image, reading, calibration), [cv2.IMWRITE_JPEG_QUALITY, 85])
+    fields["_annotated"] = bytes(buf.tobytes()) if ok else b""
+    return fields
+
+
+def _record(directory: Path, clip: list[Any], image: Any, fields: dict[str, Any], annotated: bytes) -> None:
+    from yut_cam.store import atomic_write_bytes
+    from yut_cam.vision.capture import write_throw
+
+    write_throw(directory, clip, image, fields)
+    if annotated:
+        atomic_write_bytes(directory / "annotated.jpg", annotated)
