@@ -25,7 +25,7 @@ LEGEND = "B=bae(flat up) D=deung(round up) *=baekdo mark X=off mat"
 
 def annotate(image: npt.NDArray[np.uint8], reading: Reading, calibration: Calibration) -> npt.NDArray[np.uint8]:
     """A copy of ``image`` with the mat outline, each stick's box and tag, and the result."""
-    out = image.copy() if image.ndim == 3 else cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
+    out = np.asarray(image.copy() if image.ndim == 3 else cv2.cvtColor(image, cv2.COLOR_GRAY2BGR), np.uint8)
     h, w = out.shape[:2]
     k = w / calibration.image_size[0]
     thick = max(1, int(round(w / 640)))

@@ -112,8 +112,9 @@ class Calibration:
         path.parent.mkdir(parents=True, exist_ok=True)
         if not cv2.imwrite(str(bg_path), self.background, [cv2.IMWRITE_PNG_COMPRESSION, 9]):
             raise CalibrationError(f"cannot write {str(bg_path)!r}")
-        text = json.dumps(self.to_dict(bg_name), ensure_ascii=False, indent=1)
-        path.write_text(text + "\n", encoding="utf-8")
+        data = self.to_dict(bg_name)
+        lines = [f" {json.dumps(k)}: {json.dumps(v, ensure_ascii=False)}" for k, v in data.items()]
+        path.write_text("{\n" + ",\n".join(lines) + "\n}\n", encoding="utf-8")
         return bg_path
 
     @classmethod
@@ -180,7 +181,8 @@ class Calibration:
         if not isinstance(bg_name, str) or not bg_name:
             raise CalibrationError(f"{where}: 'background' must name a PNG file, not {bg_name!r}")
         bg_path = path.parent / bg_name
-        background = cv2.imread(str(bg_path), cv2.IMREAD_COLOR) if bg_path.is_file() else None
+        read = cv2.imread(str(bg_path), cv2.IMREAD_COLOR) if bg_path.is_file() else None
+        background = None if read is None else np.asarray(read, np.uint8)
         if background is None:
             raise CalibrationError(f"{where}: background picture {str(bg_path)!r} is missing or unreadable")
         if (background.shape[1], background.shape[0]) != work_size:

@@ -77,7 +77,7 @@ def resize_to(image: U8, size: tuple[int, int]) -> U8:
     """``image`` resized to ``size`` = (width, height), averaging when shrinking."""
     if (image.shape[1], image.shape[0]) == size:
         return image
-    out: U8 = cv2.resize(image, size, interpolation=cv2.INTER_AREA)
+    out: U8 = np.asarray(cv2.resize(image, size, interpolation=cv2.INTER_AREA), np.uint8)
     return out
 
 
@@ -85,7 +85,7 @@ def smooth(image: U8, sigma: float) -> U8:
     """Gaussian smoothing (noise and mat weave) of ``image``."""
     if sigma <= 0:
         return image
-    out: U8 = cv2.GaussianBlur(image, (0, 0), sigma)
+    out: U8 = np.asarray(cv2.GaussianBlur(image, (0, 0), sigma), np.uint8)
     return out
 
 
@@ -99,14 +99,18 @@ def gain_map(image: U8, background: U8, valid: U8 | None = None, cells: int = 8)
     varying change of brightness or colour temperature).
     """
     h, w = image.shape[:2]
-    img = image.astype(np.float32) + _EPS
-    bg = background.astype(np.float32) + _EPS
+    # the gain varies slowly: measure it on a quarter-size picture
+    sw, sh = max(cells, w // 4), max(2, h // 4)
+    img = cv2.resize(image, (sw, sh), interpolation=cv2.INTER_AREA).astype(np.float32) + _EPS
+    bg = cv2.resize(background, (sw, sh), interpolation=cv2.INTER_AREA).astype(np.float32) + _EPS
+    if valid is not None:
+        valid = np.asarray(cv2.resize(valid, (sw, sh), interpolation=cv2.INTER_NEAREST), np.uint8)
     ratio = img / bg
     rows = max(1, round(cells * h / w))
     grid = np.ones((rows, cells, 3), np.float32)
     total = np.median(ratio.reshape(-1, 3), axis=0)
-    ys = np.linspace(0, h, rows + 1).astype(int)
-    xs = np.linspace(0, w, cells + 1).astype(int)
+    ys = np.linspace(0, sh, rows + 1).astype(int)
+    xs = np.linspace(0, sw, cells + 1).astype(int)
     for i in range(rows):
         for j in range(cells):
             block = ratio[ys[i]:ys[i + 1], xs[j]:xs[j + 1]]
@@ -121,7 +125,7 @@ def gain_map(image: U8, background: U8, valid: U8 | None = None, cells: int = 8)
     med = cv2.medianBlur(np.ascontiguousarray(grid), 3) if min(rows, cells) >= 3 else grid
     off = np.abs(np.log(grid) - np.log(med)).max(axis=2) > 0.15
     grid[off] = med[off]
-    out: F32 = cv2.resize(grid, (w, h), interpolation=cv2.INTER_LINEAR)
+    out: F32 = np.asarray(cv2.resize(grid, (w, h), interpolation=cv2.INTER_LINEAR), np.float32)
     return out
 
 
@@ -134,15 +138,19 @@ def difference_maps(image: U8, expected: F32) -> tuple[F32, F32]:
     Chromaticity is noisy where the background is dark (a few grey levels swing it), so
     ``d_chroma`` is scaled down where the expected background is darker than mid-grey.
     """
-    img = image.astype(np.float32) + _EPS
-    exp = expected.astype(np.float32) + _EPS
-    s_img = img.sum(axis=2)
-    s_exp = exp.sum(axis=2)
-    d_lum: F32 = np.log(s_img / s_exp).astype(np.float32)
-    c_img = img / s_img[..., None]
-    c_exp = exp / s_exp[..., None]
-    dark = np.minimum(1.0, np.maximum(s_img, s_exp) / 384.0)
-    d_chroma: F32 = (np.sqrt(((c_img - c_exp) ** 2).sum(axis=2)) * 100.0 * dark).astype(np.float32)
+    img = image.astype(np.float32)
+    img += _EPS
+    exp = expected.astype(np.float32)
+    exp += _EPS
+    ones = np.ones((1, 3), np.float32)
+    s_img = cv2.transform(img, ones)
+    s_exp = cv2.transform(exp, ones)
+    d_lum: F32 = np.asarray(cv2.log(np.asarray(s_img / s_exp, np.float32)), np.float32)
+    diff = img / s_img[..., None]
+    diff -= exp / s_exp[..., None]
+    d2 = cv2.transform(diff * diff, ones)
+    scale = np.minimum(np.maximum(s_img, s_exp) * (100.0 / 384.0), 100.0)
+    d_chroma: F32 = np.asarray(cv2.sqrt(d2) * scale, np.float32)
     return d_lum, d_chroma
 
 
@@ -177,7 +185,7 @@ def clean_mask(mask: U8, radius: int) -> U8:
     contours, _ = cv2.findContours(out, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     filled = np.zeros_like(out)
     cv2.drawContours(filled, contours, -1, 255, thickness=cv2.FILLED)
-    return filled
+    return np.asarray(filled, np.uint8)
 
 
 class Blob(NamedTuple):
@@ -231,9 +239,9 @@ def fit_rectangles(mask: U8, k: int, length: float, width: float,
                 stage = best[1] + np.arange(-angle_step / 2, angle_step / 2 + 0.1, 1.0)
             for ang in stage:
                 rot = cv2.getRotationMatrix2D(centre, float(ang), 1.0)
-                r = cv2.warpAffine(weights, rot, (w, h), flags=cv2.INTER_NEAREST,
-                                   borderValue=-0.7)
-                s = cv2.boxFilter(r, -1, (box_l, box_w), normalize=False,
+                turned = cv2.warpAffine(weights, rot, (w, h), flags=cv2.INTER_NEAREST,
+                                        borderValue=-0.7)
+                s = cv2.boxFilter(turned, -1, (box_l, box_w), normalize=False,
                                   borderType=cv2.BORDER_CONSTANT)
                 _, val, _, loc = cv2.minMaxLoc(s)
                 if best is None or val > best[0]:
@@ -252,8 +260,8 @@ def fit_rectangles(mask: U8, k: int, length: float, width: float,
         rects = _k_lines(fg, rects, length, width)
     covered = np.zeros((h, w), bool)
     for r in rects:
-        covered |= rect_mask((h, w), r.__class__(r.cx, r.cy, r.length * 1.08 + 2,
-                                                 r.width * 1.15 + 2, r.angle)) > 0
+        covered |= rect_mask((h, w), Rect(r.cx, r.cy, r.length * 1.08 + 2,
+                                          r.width * 1.15 + 2, r.angle)) > 0
     explained = float((covered & fg).sum()) / max(1.0, float(fg.sum()))
     return [r.shifted(-pad, -pad) for r in rects], explained
 
@@ -377,8 +385,8 @@ def stick_patch(image: U8, rect: Rect, size: tuple[int, int]) -> U8:
         [ax * sx, nx * sy, rect.cx - ax * sx * out_l / 2 - nx * sy * out_w / 2],
         [ay * sx, ny * sy, rect.cy - ay * sx * out_l / 2 - ny * sy * out_w / 2],
     ])
-    patch: U8 = cv2.warpAffine(image, m, (out_l, out_w), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
-                               borderMode=cv2.BORDER_REPLICATE)
+    patch: U8 = np.asarray(cv2.warpAffine(image, m, (out_l, out_w), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                                          borderMode=cv2.BORDER_REPLICATE), np.uint8)
     return patch
 
 
@@ -429,12 +437,13 @@ def face_features(patch: U8, valid: U8 | None = None) -> npt.NDArray[np.float64]
 
 
 def end_profile(patch: U8, body_lab: npt.NDArray[np.float64], mark_lab: npt.NDArray[np.float64],
-                end_fraction: float = 0.24) -> tuple[float, float]:
+                end_fraction: float = 0.24, valid: U8 | None = None) -> tuple[float, float]:
     """How much each end of a stick patch looks like the 빽도 mark.
 
     For each end (the first and last ``end_fraction`` of the length), the share of its
     inner pixels whose Lab colour is nearer to ``mark_lab`` than to ``body_lab`` and
-    clearly away from the body colour. Returns (start end, far end), each 0..1.
+    clearly away from the body colour, among the ``valid`` pixels (not under or beside
+    another stick). Returns (start end, far end), each 0..1.
     """
     h, w = patch.shape[:2]
     lab = cv2.cvtColor(patch, cv2.COLOR_BGR2LAB).astype(np.float64)
@@ -443,10 +452,11 @@ def end_profile(patch: U8, body_lab: npt.NDArray[np.float64], mark_lab: npt.NDAr
     out = []
     for xs in end_slices(w, end_fraction):
         px = lab[y0:y1, xs].reshape(-1, 3)
+        ok = np.ones(len(px), bool) if valid is None else valid[y0:y1, xs].reshape(-1) > 0
         d_body = np.linalg.norm(px - body_lab, axis=1)
         d_mark = np.linalg.norm(px - mark_lab, axis=1)
-        like = (d_mark < d_body) & (d_body > 0.35 * sep)
-        out.append(float(like.mean()))
+        like = (d_mark < d_body) & (d_body > 0.35 * sep) & ok
+        out.append(float(like.sum()) / max(1.0, float(ok.sum())) if ok.mean() > 0.4 else 0.0)
     return out[0], out[1]
 
 
@@ -455,14 +465,14 @@ def saturated_fraction(patch: U8) -> float:
     return float((patch.max(axis=2) >= 250).mean())
 
 
-def find_mat(empty: U8, work_width: int = 320) -> Polygon:
+def find_mat(empty: U8, work_width: int = 640) -> Polygon:
     """The mat's outline in an image of the empty mat.
 
     The mat is taken to be the large region around the image centre whose colour is
     close to the colour at the centre: pixels are compared (Lab, after smoothing away
     the weave) to the centre's median colour with a threshold set by Otsu between the
     mat and the rest; the component holding the centre is kept, and its convex hull is
-    simplified to a few corners. If the mat fills the whole picture, the picture's
+    simplified (by about a pixel) to a polygon. If the mat fills the whole picture, the picture's
     border is returned.
     """
     h, w = empty.shape[:2]
@@ -491,12 +501,8 @@ def find_mat(empty: U8, work_width: int = 320) -> Polygon:
         return [(0.0, 0.0), (w - 1.0, 0.0), (w - 1.0, h - 1.0), (0.0, h - 1.0)]
     contours, _ = cv2.findContours(region, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
     hull = cv2.convexHull(max(contours, key=cv2.contourArea))
-    peri = cv2.arcLength(hull, True)
-    approx = hull
-    for eps in (0.01, 0.02, 0.03, 0.05):
-        approx = cv2.approxPolyDP(hull, eps * peri, True)
-        if len(approx) <= 8:
-            break
+    # a square mat needs 4 corners, a round one many: simplify only by about a pixel
+    approx = cv2.approxPolyDP(hull, 1.0, True)
     # the region's border pixels are pixel centres: grow by half a pixel, back to full size
     pts = approx.reshape(-1, 2).astype(np.float64)
     centre = pts.mean(axis=0)

@@ -28,7 +28,7 @@ import numpy.typing as npt
 from yut_cam.vision import functional as F
 from yut_cam.vision.calibration import PATCH_SIZE, Calibration, check_image, prepare
 from yut_cam.vision.errors import ImageError
-from yut_cam.vision.types import Reading, StickReading, result_of
+from yut_cam.vision.types import Face, Reading, StickReading, result_of
 
 FACE_MARGIN = 0.25  # |score - 0.5| * 2 below this: face unsure
 GLARE = 0.08  # share of blown-out pixels on a stick that makes its face unsure
@@ -121,12 +121,13 @@ def read_image(image_bgr: npt.NDArray[np.uint8], calibration: Calibration) -> Re
             raise ImageError(f"image is {w}x{h} but the calibration is for {cw}x{ch} (another aspect"
                              " ratio): calibrate this camera mode")
         back_scale = w / cw
-        image = cv2.resize(image, (cw, ch), interpolation=cv2.INTER_AREA if w > cw else cv2.INTER_LINEAR)
-    if float(image.std()) < 1.0:
-        raise ImageError(f"image is blank (one flat colour, mean {float(image.mean()):.0f})")
+        image = np.asarray(cv2.resize(image, (cw, ch), interpolation=cv2.INTER_AREA if w > cw
+                                      else cv2.INTER_LINEAR), np.uint8)
     reasons: list[str] = []
     s = cal.work_scale
     work = prepare(image, cal.work_size)
+    if float(work.std()) < 1.0:
+        raise ImageError(f"image is blank (one flat colour, mean {float(work.mean()):.0f})")
     radius = max(1, int(round(cal.work_size[0] / 320)))
     mask, gain, _, _ = F.segment(work, cal.background, cal.segment, radius)
     lab = cv2.cvtColor(work, cv2.COLOR_BGR2LAB).astype(np.float32)
@@ -145,14 +146,18 @@ def read_image(image_bgr: npt.NDArray[np.uint8], calibration: Calibration) -> Re
         g = gain[min(gh - 1, max(0, int(f.rect.cy))), min(gw - 1, max(0, int(f.rect.cx)))]
         patch = F.correct_light(raw, g)
         others = np.zeros(mask.shape, np.uint8)
+        near = np.zeros(mask.shape, np.uint8)
         for j, o in enumerate(found):
             if j != i:
                 others |= F.rect_mask(mask.shape, F.inner(o.rect, 1.0, 0.8))
+                near |= F.rect_mask(mask.shape, F.Rect(o.rect.cx, o.rect.cy, o.rect.length + 2,
+                                                       o.rect.width + 2, o.rect.angle))
         hidden = F.stick_patch(np.ascontiguousarray(others), F.inner(f.rect), PATCH_SIZE)
         valid = (hidden < 128).astype(np.uint8)
+        clear = (F.stick_patch(np.ascontiguousarray(near), F.inner(f.rect), PATCH_SIZE) < 64).astype(np.uint8)
         visible = float(valid.mean())
         score = cal.faces.score(F.face_features(patch, valid))
-        face = "등" if score > 0.5 else "배"
+        face: Face = "등" if score > 0.5 else "배"
         margin = min(1.0, abs(score - 0.5) * 2.0)
         conf = 0.5 + 0.5 * min(1.0, margin / 0.6)
         if margin < FACE_MARGIN:
@@ -169,9 +174,9 @@ def read_image(image_bgr: npt.NDArray[np.uint8], calibration: Calibration) -> Re
         if face == "배":
             lab = cv2.cvtColor(patch, cv2.COLOR_BGR2LAB).astype(np.float64)
             ph, pw = lab.shape[:2]
-            body = np.median(lab[int(ph * 0.15):int(ph * 0.85), int(pw * 0.35):int(pw * 0.65)]
-                             .reshape(-1, 3), axis=0)
-            mark_share = max(F.end_profile(patch, body, body_mark))
+            body = np.asarray(np.median(lab[int(ph * 0.15):int(ph * 0.85), int(pw * 0.35):int(pw * 0.65)]
+                             .reshape(-1, 3), axis=0), np.float64)
+            mark_share = max(F.end_profile(patch, body, body_mark, valid=clear))
         marks.append(mark_share)
         depth = _edge_depth(rect, mat)
         surely_off |= depth <= -EDGE_TOLERANCE
