@@ -112,3 +112,10 @@ def test_moves_json(tmp_path, capsys):
         {"type": "move", "team": 1, "result": "걸", "piece": 0, "to": "걸", "from": "대기", "pieces": [0],
          "route": ["도", "개", "걸"]}
     ]  # fmt: skip
+
+
+def test_blank_lines_are_counted_and_line_separators_inside_strings_are_kept():
+    text = HEAD + '\n\n{"type":"throw","team":0,"result":"개","note":"a\u2028b"}\n\n{"type":"throw","team":0,"result":"도"}\n'
+    with pytest.raises(MatchError) as info:
+        replay_text(text)
+    assert info.value.line == 5

@@ -20,13 +20,17 @@ from yut_cam.match.state import MatchState, apply, start_state
 class Record:
     header: dict[str, Any]
     events: tuple[dict[str, Any], ...]
+    #: the line number of each event in the source (blank lines are skipped but counted)
+    lines: tuple[int, ...] = ()
 
 
 def read_record(source: str | IO[str] | Iterable[str]) -> Record:
     """Parse a record's lines into the header and event objects (not yet validated)."""
-    lines = source.splitlines() if isinstance(source, str) else source
+    # split on \n only: U+2028 and friends may stand inside JSON strings
+    lines = source.split("\n") if isinstance(source, str) else source
     header: dict[str, Any] | None = None
     events: list[dict[str, Any]] = []
+    numbers: list[int] = []
     for number, line in enumerate(lines, start=1):
         text = line.strip()
         if not text:
@@ -42,24 +46,26 @@ def read_record(source: str | IO[str] | Iterable[str]) -> Record:
                 raise RecordFormatError('the first line must be the match header {"type":"match", ...}', line=number)
             header = obj
         else:
-            obj.setdefault("_line", number)
             events.append(obj)
+            numbers.append(number)
     if header is None:
         raise RecordFormatError("empty record: no match header", line=1)
-    return Record(header, tuple(events))
+    return Record(header, tuple(events), tuple(numbers))
 
 
-def replay(header: dict[str, Any] | Header, events: Sequence[dict[str, Any]]) -> MatchState:
-    """The state after every event, or a :class:`MatchError` located at the failing line."""
+def replay(
+    header: dict[str, Any] | Header, events: Sequence[dict[str, Any]], lines: Sequence[int] = ()
+) -> MatchState:
+    """The state after every event, or a :class:`MatchError` located at the failing line
+    (``lines`` gives each event's line number; by default events follow the header)."""
     parsed = header if isinstance(header, Header) else _header(header)
     state = start_state(parsed)
     for index, raw in enumerate(events):
-        line = raw.get("_line", index + 2) if isinstance(raw, dict) else index + 2
         try:
             state = apply(state, ev.parse_event(raw))
         except MatchError as exc:
-            shown = {k: v for k, v in raw.items() if k != "_line"} if isinstance(raw, dict) else raw
-            raise exc.at_line(line, shown) from None
+            line = lines[index] if index < len(lines) else index + 2
+            raise exc.at_line(line, raw) from None
     return state
 
 
@@ -72,7 +78,7 @@ def _header(data: dict[str, Any]) -> Header:
 
 def replay_text(source: str | IO[str] | Iterable[str]) -> MatchState:
     record = read_record(source)
-    return replay(record.header, record.events)
+    return replay(record.header, record.events, record.lines)
 
 
 def validate_record(header: dict[str, Any], events: Sequence[dict[str, Any]]) -> MatchState:
@@ -82,4 +88,4 @@ def validate_record(header: dict[str, Any], events: Sequence[dict[str, Any]]) ->
 
 def dumps_event(event: dict[str, Any]) -> str:
     """One record line: UTF-8 JSON, Korean kept readable."""
-    return json.dumps({k: v for k, v in event.items() if not k.startswith("_")}, ensure_ascii=False, separators=(",", ":"))
+    return json.dumps(event, ensure_ascii=False, separators=(",", ":"))
