@@ -14,7 +14,7 @@ from yut_cam.hardware.decode import ChainProbe, pin_events
 from yut_cam.hardware.display import PanelLayout, PanelView, decode_frame
 from yut_cam.hardware.ledtimer import LedTimer
 from yut_cam.hardware.settings import ChainPins, HardwareSettings
-from yut_cam.hardware.shiftchain import ShiftChain
+from yut_cam.hardware.shiftchain import ShiftChain, open_device
 from yut_cam.hardware.timer import LocalClocks, TimerDriver
 
 from .conftest import FakeClock
@@ -187,12 +187,26 @@ def test_pin_in_use_and_pwm_less_pins_fail_clearly(mock_factory: Any) -> None:
     with LedTimer(pin_factory=mock_factory):
         with pytest.raises(PinSetupError, match="GPIO10"):
             LedTimer(pin_factory=mock_factory)
-    plain = MockFactory()  # MockPin cannot PWM: the output-enable line needs it
-    with pytest.raises(PinSetupError, match="mockpwmpin"):
-        LedTimer(pin_factory=plain)
     # nothing is left reserved after the failure
     with LedTimer(HardwareSettings(pins=ChainPins(output_enable=18)), pin_factory=mock_factory):
         pass
+
+
+def test_plain_mock_pins_give_on_off_brightness() -> None:
+    """GPIOZERO_PIN_FACTORY=mock gives MockPin, which cannot PWM: /G falls back to on/off."""
+    plain = MockFactory()
+    with LedTimer(pin_factory=plain) as led:
+        assert not led.chain.dimmable
+        led.show(PanelView("2000", True, "10"))
+        assert led.current_text() == "20:00 10"
+        assert led.brightness_now() == 1.0
+        led.brightness = 0.0
+        assert led.current_text() == "(꺼짐)"
+        led.brightness = 0.3
+        assert led.brightness_now() == 1.0
+    with pytest.raises(PinSetupError, match="mockpwmpin"):
+        open_device("PWMOutputDevice", 21, plain)
+    plain.reset()
 
 
 def test_bad_frame_size(mock_factory: Any) -> None:

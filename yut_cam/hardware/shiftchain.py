@@ -13,11 +13,14 @@ high, latch low. A frame of ``length`` bytes takes ``length × 8`` clock pulses.
 
 from __future__ import annotations
 
+import logging
 import threading
 from collections.abc import Sequence
 from typing import Any
 
 from yut_cam.hardware.errors import DeviceClosedError, EncodingError, HardwareError, PinSetupError
+
+log = logging.getLogger(__name__)
 
 BIT_ORDERS = ("msb_first", "lsb_first")
 
@@ -34,11 +37,11 @@ def open_device(kind: str, pin: int | str, pin_factory: Any, **kwargs: Any) -> A
 
     try:
         return getattr(gpiozero, kind)(pin, pin_factory=pin_factory, **kwargs)
-    except PinPWMUnsupported:
+    except PinPWMUnsupported as exc:
         raise PinSetupError(
             f"GPIO{pin} cannot do PWM with this pin factory; with mock pins use "
             "yut_cam.hardware.ledtimer.mock_pin_factory() or set GPIOZERO_MOCK_PIN_CLASS=mockpwmpin"
-        ) from None
+        ) from exc
     except (GPIOZeroError, OSError, RuntimeError) as exc:
         raise PinSetupError(f"cannot open GPIO{pin} as {kind}: {exc}") from exc
 
@@ -88,19 +91,42 @@ class ShiftChain:
             self.clock = self._add(open_device("DigitalOutputDevice", clock, pin_factory))
             self.latch = self._add(open_device("DigitalOutputDevice", latch, pin_factory))
             self.output_enable = None
+            self.dimmable = False
             if output_enable is not None:
-                # active_high=False: value 0 = /G high = all outputs off.
-                self.output_enable = self._add(
-                    open_device("PWMOutputDevice", output_enable, pin_factory, active_high=False,
-                          initial_value=0, frequency=pwm_frequency)
-                )
+                self.output_enable, self.dimmable = self._open_output_enable(output_enable, pwm_frequency, pin_factory)
             self._shift(self._frame)  # clear whatever the registers woke up with
             if self.output_enable is not None:
-                self.output_enable.value = brightness
+                self._set_oe(brightness)
         except BaseException:
             close_all(self._devices)
             self._closed = True
             raise
+
+    def _open_output_enable(self, pin: int | str, frequency: int, pin_factory: Any) -> tuple[Any, bool]:
+        """/G as PWM (value = brightness). gpiozero's plain ``MockPin`` (what
+        ``GPIOZERO_PIN_FACTORY=mock`` gives) cannot do PWM; then /G becomes an on/off line
+        (any brightness above 0 = full) so the demo still runs. Every real pin library
+        (lgpio, RPi.GPIO, pigpio) does PWM on every pin."""
+        from gpiozero.exc import PinPWMUnsupported
+
+        try:
+            # active_high=False: value 0 = /G high = all outputs off.
+            device = open_device("PWMOutputDevice", pin, pin_factory, active_high=False,
+                                 initial_value=0, frequency=frequency)
+            return self._add(device), True
+        except PinSetupError as exc:
+            if not isinstance(exc.__cause__, PinPWMUnsupported):
+                raise
+        device = open_device("DigitalOutputDevice", pin, pin_factory, active_high=False, initial_value=False)
+        log.info("GPIO%s cannot do PWM with this pin factory: brightness is on/off only", pin)
+        return self._add(device), False
+
+    def _set_oe(self, value: float) -> None:
+        assert self.output_enable is not None
+        if self.dimmable:
+            self.output_enable.value = value
+        else:
+            self.output_enable.value = value > 0
 
     def _add(self, device: Any) -> Any:
         self._devices.append(device)
@@ -149,7 +175,7 @@ class ShiftChain:
             _check_brightness(value)
             if self.output_enable is None:
                 raise HardwareError("no output_enable line: brightness is fixed")
-            self.output_enable.value = value
+            self._set_oe(value)
             self._brightness = value
 
     def close(self) -> None:
@@ -159,7 +185,7 @@ class ShiftChain:
                 return
             try:
                 if self.output_enable is not None:
-                    self.output_enable.value = 0
+                    self._set_oe(0)
                 self._shift(bytes(self.length))
             finally:
                 self._closed = True
