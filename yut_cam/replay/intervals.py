@@ -50,7 +50,9 @@ def wilson_interval(successes: int, trials: int, confidence: float = 0.95) -> Ra
     phat = successes / n
     centre = (phat + z2 / (2 * n)) / (1 + z2 / n)
     half = math.sqrt(z2) / (1 + z2 / n) * math.sqrt(phat * (1 - phat) / n + z2 / (4 * n * n))
-    return RateEstimate(successes, trials, phat, max(0.0, centre - half), min(1.0, centre + half), confidence, "wilson")
+    low = 0.0 if successes == 0 else max(0.0, centre - half)
+    high = 1.0 if successes == trials else min(1.0, centre + half)
+    return RateEstimate(successes, trials, phat, low, high, confidence, "wilson")
 
 
 def _loglik(k: int, n: int, p: float) -> float:

@@ -22,8 +22,16 @@ kept in the order of their number of 배 (모, 빽도, 도, 개, 걸, 윷) and a
 with its smaller neighbour in that order, smallest first (ties: the earlier result in
 도 개 걸 윷 모 빽도 order), until every pooled cell expects 5 or more. Merging neighbours by
 number of 배 keeps the direction of a bias visible: 윷 goes with 걸 and 모 with 빽도, never
-윷 with 모. With the ideal odds all six cells stand alone from 80 throws on; from 54 to
-79 throws the test uses 모+빽도, 도, 개, 걸+윷 (3 degrees of freedom).
+윷 with 모. With the ideal odds:
+
+===========  ==========================  ==
+throws       cells                       df
+===========  ==========================  ==
+under 16     (no test: one cell)         –
+16 to 39     모+빽도+도, 개, 걸+윷         2
+40 to 79     모+빽도, 도, 개, 걸+윷         3
+80 and more  모, 빽도, 도, 개, 걸, 윷       5
+===========  ==========================  ==
 """
 
 from __future__ import annotations

@@ -34,6 +34,7 @@ how many throws that test needs.
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Mapping, Sequence
 
@@ -164,6 +165,7 @@ def exact_power(throws: int, probabilities: Mapping[str, float], alpha: float = 
     return min(1.0, max(0.0, power))
 
 
+@functools.lru_cache(maxsize=64)
 def throws_needed(
     flat_rate: float = 0.6, alpha: float = 0.05, power: float = 0.8, limit: int = 100_000
 ) -> tuple[int, float, bool]:

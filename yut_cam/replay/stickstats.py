@@ -8,8 +8,8 @@ What is estimated, and how:
 
 * **The test.** Pearson's X² of the six results against the ideal odds, 5 degrees of
   freedom; below 80 throws sparse cells are pooled with their neighbour by number of 배
-  (see :mod:`.stickmodel`) and the degrees of freedom drop accordingly; the report says
-  so. The p-value is the χ² survival function of :mod:`.chisquare` (no scipy). 낙 throws
+  (see :mod:`.stickmodel`: 2 df from 16 to 39 throws, 3 df from 40 to 79, no test under
+  16) and the report says so. The p-value is the χ² survival function of :mod:`.chisquare` (no scipy). 낙 throws
   are counted apart and left out.
 * **The common flat-side-up rate p.** If every stick shows 배 with probability p, each
   result has probability ``c·p^a(1−p)^(4−a)`` with a its number of 배, so the multinomial
@@ -224,7 +224,7 @@ class StickStats:
 def pearson_test(counts: Mapping[str, int]) -> PearsonTest | None:
     """The pooled Pearson test of ``counts`` (results → count) against the ideal odds.
 
-    None when the throws are too few for even two cells expecting 5 each (under 10 throws).
+    None when the throws are too few for even two cells expecting 5 each (under 16 throws).
     """
     for r in counts:
         if r not in RESULTS:
