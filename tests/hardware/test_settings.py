@@ -7,7 +7,13 @@ from typing import Any
 import pytest
 
 from yut_cam.hardware import SettingsError
-from yut_cam.hardware.settings import HardwareSettings, load_settings, parse_settings, settings_to_json
+from yut_cam.hardware.settings import (
+    HardwareSettings,
+    load_settings,
+    parse_settings,
+    settings_from_env,
+    settings_to_json,
+)
 
 FIRMWARE = Path(__file__).resolve().parents[2] / "firmware" / "hardware.json"
 
@@ -67,3 +73,12 @@ def test_bad_files(tmp_path: Path) -> None:
 
 def test_default_file_is_pretty_json() -> None:
     assert json.loads(FIRMWARE.read_text(encoding="utf-8")) == settings_to_json(HardwareSettings())
+
+
+def test_settings_from_env(tmp_path: Path) -> None:
+    assert settings_from_env({}) == HardwareSettings()
+    venue = tmp_path / "venue.json"
+    venue.write_text('{"brightness": 0.5}', encoding="utf-8")
+    assert settings_from_env({"YUT_CAM_HARDWARE": str(venue)}).brightness == 0.5
+    with pytest.raises(SettingsError, match="nope.json"):
+        settings_from_env({"YUT_CAM_HARDWARE": str(tmp_path / "nope.json")})

@@ -24,6 +24,7 @@ ignored. Pins are BCM GPIO numbers. Example::
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -217,6 +218,17 @@ def load_settings(path: str | Path) -> HardwareSettings:
     return parse_settings(data, str(p))
 
 
+SETTINGS_ENV = "YUT_CAM_HARDWARE"
+
+
+def settings_from_env(environ: Mapping[str, str] | None = None) -> HardwareSettings:
+    """The file named by ``$YUT_CAM_HARDWARE`` (``firmware/yut-cam.service`` sets it to
+    ``/etc/yut-cam/hardware.json``), or the built-in defaults when it is unset or empty."""
+    env = os.environ if environ is None else environ
+    path = env.get(SETTINGS_ENV, "")
+    return load_settings(path) if path else HardwareSettings()
+
+
 def settings_to_json(settings: HardwareSettings) -> dict[str, Any]:
     """The JSON document that :func:`parse_settings` turns back into ``settings``."""
     lay = settings.layout
@@ -259,5 +271,6 @@ __all__ = [
     "SPARE",
     "load_settings",
     "parse_settings",
+    "settings_from_env",
     "settings_to_json",
 ]
