@@ -102,7 +102,7 @@ class RecordSheet:
     error: str | None = None
 
 
-def _undone_indices(steps: tuple[Step, ...]) -> set[int]:
+def undone_indices(steps: tuple[Step, ...]) -> set[int]:
     """Record indices of events a later ``undo`` took back (each undo cancels the latest
     event still standing, so consecutive undos walk back)."""
     standing: list[int] = []
@@ -198,7 +198,7 @@ def _outcome(timeline: Timeline) -> tuple[str, str]:
 def build_sheet(timeline: Timeline) -> RecordSheet:
     """The sheet of a timeline (build it with ``strict=False`` to sheet a faulty record)."""
     steps = timeline.steps
-    undone = _undone_indices(steps)
+    undone = undone_indices(steps)
     final = timeline.final
     header = timeline.header
     teams = []

@@ -5,14 +5,19 @@ The replay page (``/replay/<id>/timeline.json``), the record sheet (기록지) a
 report are all built on it.
 
 Capture numbers (throw ↔ capture directory)
-    The camera records each physical throw under ``captures/<match>/<n>/`` (settled.jpg,
-    annotated.jpg, the clip ...).  A ``throw`` event belongs to capture ``n`` where ``n``
-    is the event's own ``"capture"`` field when it has one (a positive integer; unknown
-    fields are ignored by the record reader, so old readers are unaffected), otherwise the
-    1-based ordinal of the event among the record's ``throw`` events, counting every one
-    in record order, including throws a later ``undo`` took back (the sticks were thrown
-    and filmed all the same).  ``throwoff`` (the captains' throws for the first attacker)
-    and referee events have no capture.  See :func:`capture_numbers`.
+    The camera records each throw it sees under ``captures/<match>/<n>/`` (clip.avi,
+    settled.jpg, reading.json, annotated.jpg); the live service numbers them 1, 2, 3 … per
+    match as the sticks settle, and when the referee confirms a reading it writes that
+    number into the event as ``"capture": n`` (on ``throw`` and ``throwoff`` events).  So:
+
+    1. a record where any event carries ``"capture"`` (every record the service made with a
+       camera) maps exactly those events to their capture; throws entered by hand have none;
+    2. a record without any ``"capture"`` field (written elsewhere, or by hand) maps the
+       n-th ``throw`` event (1-based, in record order, counting throws a later ``undo``
+       took back) to capture ``n``; throw-off throws have none.
+
+    Captures no event points to (a reading the referee threw away) are simply not shown on
+    any step.  See :func:`capture_numbers`.
 """
 
 from __future__ import annotations
@@ -107,21 +112,30 @@ def _clean(event: dict[str, Any]) -> dict[str, Any]:
 
 
 def capture_numbers(events: Sequence[dict[str, Any]]) -> list[int | None]:
-    """The capture number of each event (``None`` for events that are not throws)."""
+    """The capture number of each event (``None`` for events without one); see the module
+    docstring for the two rules."""
+    explicit = any(isinstance(e, dict) and "capture" in e for e in events)
     out: list[int | None] = []
     ordinal = 0
     for i, e in enumerate(events, start=1):
-        if not isinstance(e, dict) or e.get("type") != "throw":
+        kind = e.get("type") if isinstance(e, dict) else None
+        if kind not in ("throw", "throwoff"):
             out.append(None)
             continue
-        ordinal += 1
-        explicit = e.get("capture")
-        if explicit is None:
-            out.append(ordinal)
-        elif isinstance(explicit, int) and not isinstance(explicit, bool) and explicit >= 1:
-            out.append(explicit)
+        if not explicit:
+            if kind == "throw":
+                ordinal += 1
+                out.append(ordinal)
+            else:
+                out.append(None)
+            continue
+        n = e.get("capture")
+        if n is None:
+            out.append(None)
+        elif isinstance(n, int) and not isinstance(n, bool) and n >= 1:
+            out.append(n)
         else:
-            raise TimelineError(f"event {i}: \"capture\" must be a positive integer, not {explicit!r}")
+            raise TimelineError(f"event {i}: \"capture\" must be a positive integer, not {n!r}")
     return out
 
 

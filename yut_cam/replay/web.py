@@ -57,8 +57,8 @@ def _config_path(*keys: str) -> str | None:
 
 def _live_resolver(match_id: int) -> src.MatchSource:
     """The live service's store: its database and captures folder from the app config."""
-    db = _config_path("DB_PATH", "DATABASE", "YUT_DB", "DB") or src.DEFAULT_DB
-    captures = _config_path("CAPTURES_DIR", "CAPTURES", "YUT_CAPTURES", "CAPTURE_ROOT") or src.DEFAULT_CAPTURES
+    db = _config_path("DB_PATH") or src.DEFAULT_DB
+    captures = _config_path("CAPTURE_DIR", "CAPTURES_DIR") or src.DEFAULT_CAPTURES
     return src.from_store(db, captures, match_id)
 
 
@@ -176,7 +176,7 @@ def index() -> Any:
         return redirect(url_for("replay.page", match_id=1))
     from yut_cam.store import EventStore, StoreError
 
-    db = _config_path("DB_PATH", "DATABASE", "YUT_DB", "DB") or src.DEFAULT_DB
+    db = _config_path("DB_PATH") or src.DEFAULT_DB
     try:
         with EventStore(db, create=False) as store:
             matches = store.matches()
