@@ -114,13 +114,12 @@ def build_scene(style: SceneStyle, size: tuple[int, int], supersample: float) ->
     w, h = size
     H = homography(style, size)
     Hinv = np.linalg.inv(H)
-    corners = project(Hinv, np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float64))
-    x0, y0 = corners.min(0) - 4.0
-    x1, y1 = corners.max(0) + 4.0
+    corners = project(np.asarray(Hinv, np.float64), np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float64))
+    x0, y0 = (float(v) - 4.0 for v in corners.min(0))
+    x1, y1 = (float(v) + 4.0 for v in corners.max(0))
     # the canvas resolution: the finest image scale, supersampled
-    img_ppc = float(max(np.linalg.norm(project(H, np.array([[0.0, 0.0], [1.0, 0.0]]))[1]
-                                       - project(H, np.array([[0.0, 0.0]]))[0]),
-                        style.mat_fill * min(w, h) / (2 * MAT_HALF_CM)))
+    unit = project(H, np.array([[0.0, 0.0], [1.0, 0.0]]))
+    img_ppc = max(float(np.linalg.norm(unit[1] - unit[0])), style.mat_fill * min(w, h) / (2 * MAT_HALF_CM))
     ppc = img_ppc * 1.1 * supersample
     cw, ch = int(math.ceil((x1 - x0) * ppc)), int(math.ceil((y1 - y0) * ppc))
     xs = (np.arange(cw, dtype=np.float32)[None, :] / np.float32(ppc) + np.float32(x0)) * np.ones((ch, 1), np.float32)
@@ -176,11 +175,11 @@ def form_image(scene: Scene, canvas: F32, style: SceneStyle, rng: np.random.Gene
         field *= np.float32(style.noise)
     if field is not None:
         # shot noise grows with the signal: sigma * sqrt(level / 128)
-        scale = np.asarray(cv2.sqrt(cv2.max(img, 1.0) * np.float32(1 / 128)), np.float32)
+        scale = np.sqrt(np.maximum(img, np.float32(1.0)) * np.float32(1 / 128))
         img += field * scale
     out = np.clip(img, 0, 255, out=img).astype(np.uint8)
     if style.blur > 0.05:
-        out = cv2.GaussianBlur(out, (0, 0), style.blur)
+        out = np.asarray(cv2.GaussianBlur(out, (0, 0), style.blur), np.uint8)
     if jpeg:
         ok, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, int(style.jpeg_quality)])
         if ok:

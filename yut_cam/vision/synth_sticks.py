@@ -101,19 +101,19 @@ class StickSprites:
         back = backc[None, None, :] * (1.0 + 0.06 * grain + 0.08 * blot)[..., None]
         pat = np.zeros((h, w), np.float32)
         _draw_pattern(pat, look.pattern, x0, y0, x1, y1, rng)
-        pat = cv2.GaussianBlur(pat, (0, 0), 0.6 * ss) * float(rng.uniform(0.8, 1.0))
+        pat = np.asarray(cv2.GaussianBlur(pat, (0, 0), 0.6 * ss), np.float32) * np.float32(rng.uniform(0.8, 1.0))
         pc = np.asarray(look.pattern_color, np.float32)
         back = back * (1 - pat[..., None]) + pc[None, None, :] * pat[..., None]
         if marked:
             mk = np.zeros((h, w), np.float32)
             _draw_mark(mk, look.mark, x0, y0, x1, y1)
-            mk = cv2.GaussianBlur(mk, (0, 0), 0.4 * ss)
+            mk = np.asarray(cv2.GaussianBlur(mk, (0, 0), 0.4 * ss), np.float32)
             mc = np.asarray(look.mark_color, np.float32)
             belly = belly * (1 - mk[..., None]) + mc[None, None, :] * mk[..., None]
         size = (int(round(w / ss)), int(round(h / ss)))
-        self.alpha: F32 = cv2.resize(alpha, size, interpolation=cv2.INTER_AREA)
-        self.belly: F32 = cv2.resize(belly.astype(np.float32), size, interpolation=cv2.INTER_AREA)
-        self.back: F32 = cv2.resize(back.astype(np.float32), size, interpolation=cv2.INTER_AREA)
+        self.alpha: F32 = np.asarray(cv2.resize(alpha, size, interpolation=cv2.INTER_AREA), np.float32)
+        self.belly: F32 = np.asarray(cv2.resize(belly.astype(np.float32), size, interpolation=cv2.INTER_AREA), np.float32)
+        self.back: F32 = np.asarray(cv2.resize(back.astype(np.float32), size, interpolation=cv2.INTER_AREA), np.float32)
         hh = self.alpha.shape[0]
         self.rows = (np.arange(hh, dtype=np.float32) + 0.5 - hh / 2) / np.float32(self.width_px / 2)
 

@@ -28,7 +28,7 @@ def value_noise(rng: np.random.Generator, shape: tuple[int, int], cell_px: float
     big = cv2.resize(grid, (int(gw * cell_px), int(gh * cell_px)), interpolation=cv2.INTER_CUBIC)
     out: F32 = np.ascontiguousarray(big[:h, :w])
     if out.shape != (h, w):
-        out = cv2.resize(grid, (w, h), interpolation=cv2.INTER_CUBIC)
+        out = np.asarray(cv2.resize(grid, (w, h), interpolation=cv2.INTER_CUBIC), np.float32)
     return out
 
 
@@ -52,10 +52,10 @@ def _streaks(rng: np.random.Generator, along: F32, across: F32, ppc: float,
              along_cm: float, across_cm: float) -> F32:
     """Fibre noise stretched along ``along``: a noise image sampled in (along, across)."""
     tex = rng.standard_normal((256, 256)).astype(np.float32)
-    tex = cv2.GaussianBlur(tex, (0, 0), 0.8)
+    tex = np.asarray(cv2.GaussianBlur(tex, (0, 0), 0.8), np.float32)
     mx = np.mod(along / along_cm * 4.0, 256.0).astype(np.float32)
     my = np.mod(across / across_cm * 4.0, 256.0).astype(np.float32)
-    out: F32 = cv2.remap(tex, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_WRAP)
+    out: F32 = np.asarray(cv2.remap(tex, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_WRAP), np.float32)
     return out
 
 
@@ -81,8 +81,8 @@ def mat_texture(kind: str, base: tuple[int, int, int], rng: np.random.Generator,
             strand = float(rng.uniform(0.6, 1.0))
             idx = np.floor(ys / band)
             sign = np.where(np.mod(idx, 2) == 0, 1.0, -1.0).astype(np.float32)
-            u = (xs + sign * ys) / math.sqrt(2.0)
-            v = (xs - sign * ys) / math.sqrt(2.0)
+            u = ((xs + sign * ys) / math.sqrt(2.0)).astype(np.float32)
+            v = ((xs - sign * ys) / math.sqrt(2.0)).astype(np.float32)
             ridge = 0.5 + 0.5 * np.sin(2 * np.pi * v / strand)
             weave = 0.5 + 0.5 * np.sign(np.sin(np.pi * u / (2 * strand)) * np.sin(np.pi * v / strand))
             fib = _streaks(rng, u, v, ppc, 3.0, strand)
@@ -96,11 +96,11 @@ def mat_texture(kind: str, base: tuple[int, int, int], rng: np.random.Generator,
             half_cm - np.maximum(np.abs(xs), np.abs(ys)))
         rope = 0.55 + 0.15 * np.sin(2 * np.pi * (xs + ys) / 1.6)
         rim = np.clip((rim_w - dist) / 0.4, 0.0, 1.0)[..., None]
-        out = out * (1 - rim) + out * rope[..., None] * rim
-        return out.astype(np.float32)
+        done: F32 = (out * (1 - rim) + out * rope[..., None] * rim).astype(np.float32)
+        return done
     # cloth: a fabric with fine noise, soft folds and a printed border line
     fine = rng.standard_normal(shape).astype(np.float32)
-    fine = cv2.GaussianBlur(fine, (0, 0), 0.7)
+    fine = np.asarray(cv2.GaussianBlur(fine, (0, 0), 0.7), np.float32)
     folds = fbm(rng, shape, 30.0 * ppc, 2)
     shade = 0.92 + 0.05 * fine + 0.06 * folds + 0.04 * blotch
     out = _colour(base, shade.astype(np.float32))
