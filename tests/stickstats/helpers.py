@@ -30,11 +30,12 @@ def simulate_throws(
     """``n`` throws of four sticks; ``flat_rate`` is shared or per stick (stick 0 is marked)."""
     rates = np.broadcast_to(np.asarray(flat_rate, dtype=np.float64), (4,))
     up = rng.random((n, 4)) < rates
-    out = []
-    for row in up:
-        t = throw_of([bool(x) for x in row])
-        out.append(t if faces else Throw(t.result))
-    return out
+    # Throws are immutable: one object per face pattern (16 of them), indexed by the bits.
+    table = [throw_of([bool(code >> i & 1) for i in range(4)]) for code in range(16)]
+    if not faces:
+        table = [Throw(t.result) for t in table]
+    codes = up.astype(np.int64) @ np.array([1, 2, 4, 8], dtype=np.int64)
+    return [table[int(c)] for c in codes]
 
 
 def throws_with_counts(counts: dict[str, int]) -> list[Throw]:

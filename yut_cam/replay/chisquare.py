@@ -14,6 +14,7 @@ Everything here is pure and uses only :mod:`math`.
 
 from __future__ import annotations
 
+import functools
 import math
 
 from yut_cam.replay.stickmodel import StickStatsError
@@ -129,6 +130,7 @@ def chi2_sf(x: float, df: float) -> float:
     return regularized_gamma_q(df / 2.0, x / 2.0)
 
 
+@functools.lru_cache(maxsize=256)
 def chi2_isf(prob: float, df: float) -> float:
     """The x with ``chi2_sf(x, df) == prob`` (the upper critical value), by bisection."""
     _check_df(df)

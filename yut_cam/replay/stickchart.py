@@ -2,7 +2,9 @@
 
 A hand-written SVG string (no plotting library) so the Pi, the record sheet and the replay
 page can all show it as is. Korean labels, counts on the bars, the chi-square line and the
-verdict underneath.
+verdict underneath. An orange tick on each observed bar marks the count expected if every
+stick showed 배 at the estimated rate: when the ticks sit on the bars, one flat-side rate
+explains the deviation; when they do not, the sticks differ from one another.
 """
 
 from __future__ import annotations
@@ -10,7 +12,7 @@ from __future__ import annotations
 import math
 from html import escape
 
-from yut_cam.replay.stickmodel import IDEAL_ODDS, RESULTS
+from yut_cam.replay.stickmodel import IDEAL_ODDS, RESULTS, result_probabilities
 from yut_cam.replay.stickstats import StickStats
 
 __all__ = ["render_svg", "format_p_value"]
@@ -21,6 +23,7 @@ _FONT = "'Noto Sans KR','Noto Sans CJK KR','NanumGothic','Nanum Gothic','Apple S
 _OBSERVED = "#2b6cb0"
 _EXPECTED_FILL = "#e2e8f0"
 _EXPECTED_STROKE = "#4a5568"
+_FITTED = "#dd6b20"
 
 
 def format_p_value(p: float) -> str:
@@ -35,7 +38,7 @@ def _nice_step(top: float) -> float:
     mag = 10 ** math.floor(math.log10(raw))
     for m in (1, 2, 5, 10):
         if m * mag >= raw:
-            return float(m * mag)
+            return max(1.0, float(m * mag))  # counts are whole numbers
     return float(10 * mag)  # pragma: no cover - the loop always returns
 
 
@@ -53,8 +56,12 @@ def render_svg(stats: StickStats) -> str:
     """The chart as a standalone SVG document (UTF-8 text)."""
     observed = [stats.counts[r] for r in RESULTS]
     expected = [stats.expected[r] for r in RESULTS]
-    step = _nice_step(max(observed + expected + [1.0]) * 1.08)
-    top = step * math.ceil(max(observed + expected + [1.0]) * 1.08 / step)
+    fitted_top = 0.0
+    if stats.flat_rate is not None:
+        fitted_top = stats.throws * max(result_probabilities(stats.flat_rate.rate).values())
+    highest = max(observed + expected + [fitted_top, 1.0]) * 1.08
+    step = _nice_step(highest)
+    top = step * math.ceil(highest / step)
     plot_h = _PLOT_BOTTOM - _PLOT_TOP
 
     def y_of(v: float) -> float:
@@ -72,12 +79,18 @@ def render_svg(stats: StickStats) -> str:
         f'<rect width="{WIDTH}" height="{HEIGHT}" fill="#ffffff"/>',
         _text(_PLOT_LEFT - 40, 34, title, 19, extra=' font-weight="bold" fill="#1a202c"'),
         # legend
-        f'<rect x="500" y="20" width="16" height="16" fill="{_OBSERVED}"/>',
-        _text(522, 33, "관측 (observed)", 13, extra=' fill="#1a202c"'),
-        f'<rect x="636" y="20" width="16" height="16" fill="{_EXPECTED_FILL}" stroke="{_EXPECTED_STROKE}" '
+        f'<rect x="400" y="20" width="16" height="16" fill="{_OBSERVED}"/>',
+        _text(422, 33, "관측 (observed)", 13, extra=' fill="#1a202c"'),
+        f'<rect x="540" y="20" width="16" height="16" fill="{_EXPECTED_FILL}" stroke="{_EXPECTED_STROKE}" '
         'stroke-dasharray="3 2"/>',
-        _text(658, 33, "기대 (이상 확률)", 13, extra=' fill="#1a202c"'),
+        _text(562, 33, "기대 (이상 확률)", 13, extra=' fill="#1a202c"'),
     ]
+    fitted: list[float] | None = None
+    if stats.flat_rate is not None:
+        probs = result_probabilities(stats.flat_rate.rate)
+        fitted = [stats.throws * probs[r] for r in RESULTS]
+        parts.append(f'<line x1="676" y1="28" x2="694" y2="28" stroke="{_FITTED}" stroke-width="3"/>')
+        parts.append(_text(698, 33, f"배 {100 * stats.flat_rate.rate:.0f}%일 때", 13, extra=' fill="#1a202c"'))
     # grid and y axis
     ticks = int(round(top / step))
     for i in range(ticks + 1):
@@ -108,7 +121,13 @@ def render_svg(stats: StickStats) -> str:
             f'height="{_PLOT_BOTTOM - y_of(e):.1f}" fill="{_EXPECTED_FILL}" stroke="{_EXPECTED_STROKE}" '
             'stroke-dasharray="3 2"/>'
         )
-        parts.append(_text(ox + bar_w / 2, y_of(o) - 6, str(o), 14, "middle", ' font-weight="bold" fill="#1a365d"'))
+        if fitted is not None:
+            fy = y_of(fitted[i])
+            parts.append(
+                f'<line class="fitted" x1="{ox - 3:.1f}" y1="{fy:.1f}" x2="{ox + bar_w + 3:.1f}" y2="{fy:.1f}" '
+                f'stroke="{_FITTED}" stroke-width="3"/>'
+            )
+        parts.append(_text(ox + bar_w / 2, min(y_of(o), y_of(fitted[i]) if fitted else y_of(o)) - 6, str(o), 14, "middle", ' font-weight="bold" fill="#1a365d"'))
         parts.append(_text(ex + bar_w / 2, y_of(e) - 6, _fmt(e), 12, "middle", ' fill="#4a5568"'))
         parts.append(_text(cx, _PLOT_BOTTOM + 24, r, 18, "middle", ' font-weight="bold" fill="#1a202c"'))
         ideal = IDEAL_ODDS[r]
