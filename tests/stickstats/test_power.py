@@ -82,3 +82,9 @@ def test_other_alternatives(rate: float, expected: int) -> None:
     needed, power, exact = throws_needed(rate, 0.05, 0.8)
     assert exact and needed == expected and power >= 0.8
     assert simulate_rejections(needed, result_probabilities(rate), 20_000, seed=3) >= 0.78
+
+
+def test_exact_power_with_impossible_results() -> None:
+    # sticks that always land 배: every throw is 윷, the test rejects with certainty
+    assert exact_power(40, result_probabilities(1.0)) == pytest.approx(1.0)
+    assert exact_power(40, result_probabilities(0.0)) == pytest.approx(1.0)

@@ -18,7 +18,7 @@ def register(subparsers: Any) -> None:
         help="equipment check: are these sticks fair? (counts vs ideal odds, chi-square, flat-side rate)",
         description=(
             "Counts of 도 개 걸 윷 모 빽도 over the throws of one or more .yutlog records against the ideal "
-            "16-case odds, Pearson's chi-square test, the flat-side-up (배) rate with a 95%% interval, "
+            "16-case odds, Pearson's chi-square test, the flat-side-up (배) rate with a 95% interval, "
             "per-stick rates when the records carry stick faces, and a verdict with the number of throws "
             "still needed. 낙 throws are counted apart."
         ),

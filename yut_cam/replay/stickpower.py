@@ -119,11 +119,10 @@ def _half_outcomes(
     if share <= 0.0:
         return values[:1], np.array([1.0 if total == 0 else 0.0])
     cond = probs / share
-    with np.errstate(divide="ignore"):
-        log_cond = np.log(cond)
-    terms = np.where(comp > 0, comp * log_cond, 0.0)
-    log_p = log_fact[total] - log_fact[comp].sum(axis=1) + terms.sum(axis=1)
-    return values, np.exp(log_p)
+    safe_log = np.log(np.where(cond > 0, cond, 1.0))
+    log_p = log_fact[total] - log_fact[comp].sum(axis=1) + (comp * safe_log).sum(axis=1)
+    impossible = (comp[:, cond <= 0] > 0).any(axis=1)
+    return values, np.where(impossible, 0.0, np.exp(log_p))
 
 
 def exact_power(throws: int, probabilities: Mapping[str, float], alpha: float = 0.05) -> float:
