@@ -81,8 +81,9 @@ class LedTimer:
             return decode_frame(frame, self.layout)
 
     def current_text(self) -> str:
-        """E.g. ``"19:59 08"``, ``"--:-- "``-style text of the panel; ``"!"`` at the end
-        while the alert lamp is lit; blank digits are spaces; ``"(꺼짐)"`` when dark."""
+        """The panel as text: ``"19:59 08"`` (MM:SS, a space, the shot clock), the colon a
+        space while it blinks dark, blank digits as spaces (``"--:--   "`` before a match),
+        ``"!"`` appended while the alert lamp is lit, ``"(꺼짐)"`` when the panel is dark."""
         view = self.current_view()
         if self.brightness_now() == 0:
             return "(꺼짐)"
