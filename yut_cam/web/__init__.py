@@ -36,12 +36,13 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.config.update(settings)
     app.json.ensure_ascii = False  # type: ignore[attr-defined]
 
-    store = EventStore(settings["DB_PATH"])
+    wall = settings.get("CLOCK_WALL") or time.time
+    store = EventStore(settings["DB_PATH"], now=wall)
     service = MatchService(
         store,
         CaptureStore(settings["CAPTURE_DIR"]),
         monotonic=settings.get("CLOCK_MONOTONIC") or time.monotonic,
-        wall=settings.get("CLOCK_WALL") or time.time,
+        wall=wall,
         rotation=float(settings["BOARD_ROTATION"]),
     )
     from yut_cam.web.auth import LoginLimiter

@@ -56,7 +56,8 @@ class HardwareLink:
         self.driver = TimerDriver(_Clocks(service), self.panel, buzzer=self.buzzer, clock=service.monotonic)
         self._dispatch = dispatch or (lambda fn: fn())
         self.buttons = RefereeButtons(
-            {name: self._press(name) for name in actions.ACTIONS}, pin_factory=self.pin_factory
+            {name: self._press(name) for name in actions.ACTIONS}, clock=service.monotonic,
+            pin_factory=self.pin_factory,
         )
         self.running = False
 
