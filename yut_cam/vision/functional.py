@@ -213,57 +213,110 @@ def fit_rectangles(mask: U8, k: int, length: float, width: float,
                    angle_step: float = 4.0) -> tuple[list[Rect], float]:
     """Fit ``k`` rectangles of the stick's size into the 0/255 ``mask`` of one blob.
 
-    Greedy: for each angle, the mask is rotated so a stick at that angle is upright, and
-    a box filter of the stick's (slightly shrunk) size scores every placement (+1 for a
-    blob pixel not yet explained, +0.3 for one already explained — sticks may cross —,
-    −0.7 for a background pixel). The best placement is kept, its pixels marked as
-    explained, and the next stick is sought. The rectangles are then refined on the
-    pixels each explains alone. Returns the rectangles and the fraction of blob pixels
-    they explain.
+    Greedy placement: for each angle the mask is rotated so a stick at that angle lies
+    along x, and a box filter of the stick's (slightly shrunk) size scores every
+    placement (+1 for a blob pixel not yet explained, +0.3 for one already explained —
+    sticks may cross —, −0.7 for a background pixel). The best placement is kept, its
+    pixels marked as explained, and the next stick is sought. Because the first choice
+    can be wrong (a stick laid diagonally across two side-by-side sticks), the search is
+    started from the three best first placements, and for parallel sticks also from
+    the blob's outline cut into ``k`` strips; each set is refined (see :func:`_k_lines`)
+    and the set explaining the blob best wins. Returns the rectangles and the fraction
+    of blob pixels they explain.
     """
     pad = int(math.ceil(length * 0.6)) + 2
     m = cv2.copyMakeBorder(mask, pad, pad, pad, pad, cv2.BORDER_CONSTANT, value=0)
     fg = m > 0
-    weights = np.where(fg, 1.0, -0.7).astype(np.float32)
     h, w = m.shape
-    centre = (w / 2.0, h / 2.0)
-    box_l = max(3, int(round(length * 0.88)))
-    box_w = max(2, int(round(width * 0.8)))
-    rects: list[Rect] = []
-    for _ in range(k):
-        best: tuple[float, float, float, float] | None = None
-        coarse = np.arange(0.0, 180.0, angle_step)
-        for stage in (coarse, None):
-            if stage is None:
-                assert best is not None
-                stage = best[1] + np.arange(-angle_step / 2, angle_step / 2 + 0.1, 1.0)
-            for ang in stage:
-                rot = cv2.getRotationMatrix2D(centre, float(ang), 1.0)
-                turned = cv2.warpAffine(weights, rot, (w, h), flags=cv2.INTER_NEAREST,
-                                        borderValue=-0.7)
-                s = cv2.boxFilter(turned, -1, (box_l, box_w), normalize=False,
-                                  borderType=cv2.BORDER_CONSTANT)
-                _, val, _, loc = cv2.minMaxLoc(s)
-                if best is None or val > best[0]:
-                    inv = cv2.invertAffineTransform(rot)
-                    px = inv @ np.array([loc[0], loc[1], 1.0])
-                    best = (float(val), float(ang) % 180.0, float(px[0]), float(px[1]))
-        assert best is not None
-        # getRotationMatrix2D(a) turns content by -a in image coordinates (y down), so a
-        # box lying along x in the rotated mask is a stick at angle a in the original.
-        rect = Rect(best[2], best[3], length, width, best[1] % 180.0)
-        rects.append(rect)
-        inside = rect_mask((h, w), rect) > 0
-        weights[inside & fg] = np.minimum(weights[inside & fg], 0.3)
-    rects = _refine(fg, rects, length, width)
+    base = np.where(fg, 1.0, -0.7).astype(np.float32)
+    starts = _placements(base, length, width, angle_step, top=3 if k >= 2 else 1)
+    candidates: list[list[Rect]] = []
+    for first in starts:
+        weights = base.copy()
+        rects = [first]
+        for _ in range(k - 1):
+            inside = rect_mask((h, w), rects[-1]) > 0
+            weights[inside & fg] = np.minimum(weights[inside & fg], 0.3)
+            rects.append(_placements(weights, length, width, angle_step, top=1)[0])
+        candidates.append(rects)
     if k >= 2:
-        rects = _k_lines(fg, rects, length, width)
+        candidates += _strips(fg, k, length, width)
+    best: tuple[float, list[Rect]] | None = None
+    for rects in candidates:
+        rects = _refine(fg, rects, length, width)
+        if k >= 2:
+            rects = _k_lines(fg, rects, length, width)
+        score = _set_score(fg, rects, length, width)
+        if best is None or score > best[0]:
+            best = (score, rects)
+    assert best is not None
+    rects = best[1]
     covered = np.zeros((h, w), bool)
     for r in rects:
         covered |= rect_mask((h, w), Rect(r.cx, r.cy, r.length * 1.08 + 2,
                                           r.width * 1.15 + 2, r.angle)) > 0
     explained = float((covered & fg).sum()) / max(1.0, float(fg.sum()))
     return [r.shifted(-pad, -pad) for r in rects], explained
+
+
+def _placements(weights: F32, length: float, width: float, angle_step: float,
+                top: int) -> list[Rect]:
+    """The ``top`` best stick placements on ``weights`` (at angles at least 10° apart)."""
+    h, w = weights.shape
+    centre = (w / 2.0, h / 2.0)
+    box_l = max(3, int(round(length * 0.88)))
+    box_w = max(2, int(round(width * 0.8)))
+
+    def at(ang: float) -> tuple[float, Rect]:
+        rot = cv2.getRotationMatrix2D(centre, float(ang), 1.0)
+        turned = cv2.warpAffine(weights, rot, (w, h), flags=cv2.INTER_NEAREST, borderValue=-0.7)
+        s = cv2.boxFilter(turned, -1, (box_l, box_w), normalize=False, borderType=cv2.BORDER_CONSTANT)
+        _, val, _, loc = cv2.minMaxLoc(s)
+        px = cv2.invertAffineTransform(rot) @ np.array([loc[0], loc[1], 1.0])
+        # getRotationMatrix2D(a) turns content by -a in image coordinates (y down), so a
+        # box lying along x in the rotated mask is a stick at angle a in the original.
+        return float(val), Rect(float(px[0]), float(px[1]), length, width, float(ang) % 180.0)
+
+    coarse = sorted((at(a) for a in np.arange(0.0, 180.0, angle_step)), key=lambda t: -t[0])
+    chosen: list[tuple[float, Rect]] = []
+    for val, r in coarse:
+        if all(abs((r.angle - c.angle + 90.0) % 180.0 - 90.0) >= 10.0 for _, c in chosen):
+            chosen.append((val, r))
+        if len(chosen) == top:
+            break
+    out = []
+    for _, r in chosen:
+        fine = [at(r.angle + d) for d in np.arange(-angle_step / 2, angle_step / 2 + 0.1, 1.0)]
+        out.append(max(fine, key=lambda t: t[0])[1])
+    return out
+
+
+def _strips(fg: npt.NDArray[np.bool_], k: int, length: float, width: float) -> list[list[Rect]]:
+    """The blob's outline cut into ``k`` parallel sticks, if its size allows it."""
+    ys, xs = np.nonzero(fg)
+    if len(xs) < 5:
+        return []
+    outline = rect_from_min_area(np.stack([xs, ys], axis=1).astype(np.float32))
+    t = math.radians(outline.angle)
+    ux, uy = math.cos(t), math.sin(t)
+    out = []
+    if abs(outline.length - length) < 0.35 * length and abs(outline.width - k * width) < 0.4 * k * width:
+        step = outline.width / k  # side by side
+        out.append([Rect(outline.cx + (-uy) * (i - (k - 1) / 2) * step, outline.cy + ux * (i - (k - 1) / 2) * step,
+                         length, width, outline.angle) for i in range(k)])
+    if abs(outline.length - k * length) < 0.3 * k * length and outline.width < 1.5 * width:
+        step = outline.length / k  # end to end
+        out.append([Rect(outline.cx + ux * (i - (k - 1) / 2) * step, outline.cy + uy * (i - (k - 1) / 2) * step,
+                         length, width, outline.angle) for i in range(k)])
+    return out
+
+
+def _set_score(fg: npt.NDArray[np.bool_], rects: list[Rect], length: float, width: float) -> float:
+    """How well stick-sized rectangles at these places explain the blob (higher is better)."""
+    union = np.zeros(fg.shape, bool)
+    for r in rects:
+        union |= rect_mask(fg.shape, Rect(r.cx, r.cy, length, width, r.angle)) > 0
+    return float((union & fg).sum()) - 0.7 * float((union & ~fg).sum())
 
 
 def _refine(fg: npt.NDArray[np.bool_], rects: list[Rect], length: float,
@@ -293,7 +346,8 @@ def _refine(fg: npt.NDArray[np.bool_], rects: list[Rect], length: float,
                     and abs(fit.width - width) < 0.3 * width):
                 out.append(fit)
                 continue
-        out.append(_slide_along(r, xs_all, ys_all, length, width))
+        others = [o for j, o in enumerate(rects) if j != i]
+        out.append(_slide_along(r, xs_all, ys_all, length, width, others))
     return out
 
 
@@ -308,6 +362,19 @@ def _segment_distance(xs: npt.NDArray[np.float64], ys: npt.NDArray[np.float64], 
     return out
 
 
+def _rect_cost(xs: npt.NDArray[np.float64], ys: npt.NDArray[np.float64], r: Rect,
+               length: float, width: float) -> npt.NDArray[np.float64]:
+    """How badly points fit a stick-sized rectangle at ``r``: distance outside it (heavily)
+    plus the distance from its centre line in half-widths (to share overlaps)."""
+    t = math.radians(r.angle)
+    dx, dy = xs - r.cx, ys - r.cy
+    along = np.abs(dx * math.cos(t) + dy * math.sin(t))
+    across = np.abs(-dx * math.sin(t) + dy * math.cos(t))
+    outside = np.hypot(np.maximum(along - length / 2, 0.0), np.maximum(across - width / 2, 0.0))
+    out: npt.NDArray[np.float64] = 4.0 * outside + across / (width / 2)
+    return out
+
+
 def _k_lines(fg: npt.NDArray[np.bool_], rects: list[Rect], length: float, width: float,
              rounds: int = 4) -> list[Rect]:
     """Like k-means with sticks for centres: give each blob pixel to the stick whose centre
@@ -317,7 +384,7 @@ def _k_lines(fg: npt.NDArray[np.bool_], rects: list[Rect], length: float, width:
     px, py = xs.astype(np.float64), ys.astype(np.float64)
     current = list(rects)
     for _ in range(rounds):
-        d = np.stack([_segment_distance(px, py, r) for r in current])
+        d = np.stack([_rect_cost(px, py, r, length, width) for r in current])
         owner = np.argmin(d, axis=0)
         changed = False
         new = []
@@ -327,7 +394,7 @@ def _k_lines(fg: npt.NDArray[np.bool_], rects: list[Rect], length: float, width:
                 new.append(r)
                 continue
             fit = rect_from_min_area(np.stack([px[sel], py[sel]], axis=1).astype(np.float32))
-            if (abs(fit.length - length) < 0.25 * length and 0.55 * width < fit.width < 1.4 * width):
+            if abs(fit.length - length) < 0.15 * length and 0.55 * width < fit.width < 1.4 * width:
                 changed |= abs(fit.cx - r.cx) + abs(fit.cy - r.cy) > 0.3
                 new.append(fit)
             else:
@@ -339,13 +406,16 @@ def _k_lines(fg: npt.NDArray[np.bool_], rects: list[Rect], length: float, width:
 
 
 def _slide_along(r: Rect, xs: npt.NDArray[np.intp], ys: npt.NDArray[np.intp],
-                 length: float, width: float) -> Rect:
-    """Centre ``r`` along its axis on the blob pixels lying in its central strip."""
+                 length: float, width: float, others: list[Rect]) -> Rect:
+    """Centre ``r`` along its axis on the blob pixels lying in its central strip (and not
+    on another stick's centre line)."""
     t = math.radians(r.angle)
     dx, dy = xs - r.cx, ys - r.cy
     along = dx * math.cos(t) + dy * math.sin(t)
     across = -dx * math.sin(t) + dy * math.cos(t)
     sel = (np.abs(across) < 0.3 * width) & (np.abs(along) < 0.75 * length)
+    for o in others:
+        sel &= _segment_distance(xs.astype(np.float64), ys.astype(np.float64), o) > 0.5 * width + 1.0
     if sel.sum() < length:
         return r
     lo, hi = np.percentile(along[sel], [0.5, 99.5])
@@ -465,6 +535,37 @@ def saturated_fraction(patch: U8) -> float:
     return float((patch.max(axis=2) >= 250).mean())
 
 
+def _not_floor_hull(lab: F32, core_hull: npt.NDArray[np.int32], core: U8) -> npt.NDArray[np.int32] | None:
+    """Convex hull of the non-floor region around the mat's core (floor = the colours of
+    the picture's border), or None when it is not a modest growth of the core."""
+    h, w = core.shape
+    b = max(2, int(round(min(h, w) * 0.03)))
+    ring = np.concatenate([lab[:b].reshape(-1, 3), lab[-b:].reshape(-1, 3),
+                           lab[:, :b].reshape(-1, 3), lab[:, -b:].reshape(-1, 3)])
+    floor = np.median(ring, axis=0)
+    d = np.linalg.norm(lab - floor, axis=2)
+    ring_d = np.linalg.norm(ring - floor, axis=1)
+    mat_colour = np.median(lab[core > 0], axis=0)
+    # half-way to the mat's colour at least: the blurred edge of the mat is not a rim
+    thr = max(float(np.percentile(ring_d, 97)) * 1.3 + 2.0, 0.5 * float(np.linalg.norm(mat_colour - floor)))
+    not_floor = (d > thr).astype(np.uint8) * 255
+    k = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (7, 7))
+    not_floor = cv2.morphologyEx(not_floor, cv2.MORPH_OPEN, k)
+    not_floor |= core * 255
+    n, labels = cv2.connectedComponents(not_floor)
+    cy, cx = np.argwhere(core > 0).mean(axis=0).astype(int)
+    lab_c = labels[cy, cx]
+    if lab_c == 0:
+        return None
+    contours, _ = cv2.findContours((labels == lab_c).astype(np.uint8), cv2.RETR_EXTERNAL,
+                                   cv2.CHAIN_APPROX_NONE)
+    hull = cv2.convexHull(max(contours, key=cv2.contourArea))
+    grow = cv2.contourArea(hull) / max(1.0, cv2.contourArea(core_hull))
+    if 1.0 <= grow <= 1.4:
+        return np.asarray(hull, np.int32)
+    return None
+
+
 def find_mat(empty: U8, work_width: int = 640) -> Polygon:
     """The mat's outline in an image of the empty mat.
 
@@ -472,8 +573,10 @@ def find_mat(empty: U8, work_width: int = 640) -> Polygon:
     close to the colour at the centre: pixels are compared (Lab, after smoothing away
     the weave) to the centre's median colour with a threshold set by Otsu between the
     mat and the rest; the component holding the centre is kept, and its convex hull is
-    simplified (by about a pixel) to a polygon. If the mat fills the whole picture, the picture's
-    border is returned.
+    simplified (by about a pixel) to a polygon; a border band of another colour is added
+    when the non-floor region around it (floor = the colours at the picture's border) is a
+    modest growth of it. Raises ``ValueError`` when the mat-coloured region runs out of the
+    picture (mat and floor look alike, or the mat is not wholly in view).
     """
     h, w = empty.shape[:2]
     scale = min(1.0, work_width / w)
@@ -497,10 +600,17 @@ def find_mat(empty: U8, work_width: int = 640) -> Polygon:
     if n <= 1 or lab_c == 0:
         raise ValueError("no mat-coloured region around the image centre")
     region = (labels == lab_c).astype(np.uint8)
-    if region.mean() > 0.97:
-        return [(0.0, 0.0), (w - 1.0, 0.0), (w - 1.0, h - 1.0), (0.0, h - 1.0)]
+    sides = int(region[0].any()) + int(region[-1].any()) + int(region[:, 0].any()) + int(region[:, -1].any())
+    if sides >= 2:
+        raise ValueError("the mat-coloured region runs out of the picture (mat and floor look alike,"
+                         " or the mat is not wholly in view)")
     contours, _ = cv2.findContours(region, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
     hull = cv2.convexHull(max(contours, key=cv2.contourArea))
+    # a border band of another colour (a dark rim) is still mat: grow to where the floor
+    # begins, if that is a modest, consistent growth
+    outer = _not_floor_hull(lab, hull, region)
+    if outer is not None:
+        hull = outer
     # a square mat needs 4 corners, a round one many: simplify only by about a pixel
     approx = cv2.approxPolyDP(hull, 1.0, True)
     # the region's border pixels are pixel centres: grow by half a pixel, back to full size

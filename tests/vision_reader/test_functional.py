@@ -1,0 +1,172 @@
+"""The pure image functions, on small seeded synthetic arrays (one of them not square)."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from yut_cam.vision import functional as F
+
+
+def angle_diff(a: float, b: float) -> float:
+    return abs((a - b + 90.0) % 180.0 - 90.0)
+
+
+def same_rect(a: F.Rect, b: F.Rect, pos: float = 2.0, ang: float = 4.0) -> bool:
+    return math.hypot(a.cx - b.cx, a.cy - b.cy) <= pos and angle_diff(a.angle, b.angle) <= ang
+
+
+def match_all(found: list[F.Rect], truth: list[F.Rect], pos: float = 2.5, ang: float = 5.0) -> bool:
+    left = list(found)
+    for t in truth:
+        hit = [f for f in left if same_rect(f, t, pos, ang)]
+        if not hit:
+            return False
+        left.remove(hit[0])
+    return True
+
+
+@pytest.mark.parametrize("angle", [0.0, 17.0, 45.0, 90.0, 133.0, 179.0])
+def test_rect_mask_and_min_area_rect_round_trip(angle: float) -> None:
+    r = F.Rect(70.0, 40.0, 50.0, 10.0, angle)
+    mask = F.rect_mask((90, 150), r)  # not square
+    ys, xs = np.nonzero(mask)
+    back = F.rect_from_min_area(np.stack([xs, ys], axis=1).astype(np.float32))
+    assert same_rect(back, r, pos=1.0, ang=2.0)
+    assert abs(back.length - 50) < 2.5 and abs(back.width - 10) < 2.5
+    assert abs(int((mask > 0).sum()) - 500) < 80
+
+
+TOUCHING = {
+    "side by side": [F.Rect(60, 45, 50, 10, 20.0), F.Rect(60 - 10 * math.sin(math.radians(20)),
+                                                         45 + 10 * math.cos(math.radians(20)), 50, 10, 20.0)],
+    "end to end": [F.Rect(45, 45, 50, 10, 0.0), F.Rect(96, 45, 50, 10, 0.0)],
+    "crossing": [F.Rect(70, 45, 50, 10, 30.0), F.Rect(70, 45, 50, 10, 120.0)],
+    "T": [F.Rect(60, 40, 50, 10, 0.0), F.Rect(60, 70, 50, 10, 90.0)],
+    "three": [F.Rect(40, 40, 50, 10, 0.0), F.Rect(40, 51, 50, 10, 0.0), F.Rect(75, 55, 50, 10, 80.0)],
+}
+
+
+@pytest.mark.parametrize("case", sorted(TOUCHING))
+def test_fit_rectangles_splits_touching_sticks(case: str) -> None:
+    truth = TOUCHING[case]
+    mask = np.zeros((110, 170), np.uint8)  # not square
+    for r in truth:
+        mask |= F.rect_mask(mask.shape, r)
+    found, explained = F.fit_rectangles(mask, len(truth), 50.0, 10.0)
+    assert len(found) == len(truth)
+    assert explained > 0.9
+    assert match_all(found, truth), (found, truth)
+
+
+def test_fit_rectangles_single_stick_is_its_outline() -> None:
+    r = F.Rect(50.0, 30.0, 48.0, 9.0, 65.0)
+    mask = F.rect_mask((64, 100), r)
+    (found,), explained = F.fit_rectangles(mask, 1, 50.0, 10.0)
+    assert same_rect(found, r, pos=1.0, ang=2.0)
+    assert explained == pytest.approx(1.0)
+
+
+def test_split_by_colour_separates_a_light_and_a_dark_stick() -> None:
+    light, dark = F.Rect(60, 40, 50, 10, 10.0), F.Rect(58, 50, 50, 10, 10.0)
+    shape = (90, 130)
+    lab = np.zeros(shape + (3,), np.float32)
+    lab[...] = (150, 128, 150)
+    m_dark = F.rect_mask(shape, dark) > 0
+    lab[m_dark] = (60, 160, 150)
+    mask = (F.rect_mask(shape, light) | F.rect_mask(shape, dark))
+    # a poor first split (both shifted towards each other)
+    guess = [F.Rect(60, 42, 50, 10, 10.0), F.Rect(58, 47, 50, 10, 10.0)]
+    out = F.split_by_colour(lab, mask, guess, 50.0, 10.0)
+    assert match_all(out, [light, dark], pos=1.5)
+
+
+def test_difference_maps_shadow_keeps_chromaticity() -> None:
+    rng = np.random.default_rng(3)
+    bg = rng.integers(80, 200, (40, 70, 3)).astype(np.uint8)
+    shadowed = (bg.astype(np.float32) * 0.6).astype(np.uint8)
+    d_lum, d_chroma = F.difference_maps(shadowed, bg.astype(np.float32))
+    assert np.allclose(d_lum, math.log(0.6), atol=0.03)
+    assert float(d_chroma.max()) < 1.0
+    painted = bg.copy()
+    painted[..., 2] = 255  # red paint: a colour change
+    _, d_chroma2 = F.difference_maps(painted, bg.astype(np.float32))
+    assert float(np.median(d_chroma2)) > 5.0
+
+
+def test_foreground_mask_suppresses_shadow_only() -> None:
+    d_lum = np.array([[0.0, -0.3, -0.3, 0.4, -1.5]], np.float32)
+    d_chroma = np.array([[0.2, 0.5, 6.0, 0.5, 0.5]], np.float32)
+    p = F.SegmentParams(0.06, 1.5, math.log(0.5), 3.0, True)
+    assert list(F.foreground_mask(d_lum, d_chroma, p)[0]) == [0, 0, 255, 255, 255]
+    off = p._replace(shadow_suppression=False)
+    assert list(F.foreground_mask(d_lum, d_chroma, off)[0]) == [0, 255, 255, 255, 255]
+
+
+def test_gain_map_recovers_light_change() -> None:
+    rng = np.random.default_rng(5)
+    bg = rng.integers(60, 180, (60, 100, 3)).astype(np.uint8)
+    img = np.clip(bg.astype(np.float32) * np.array([1.2, 1.0, 0.8], np.float32), 0, 255).astype(np.uint8)
+    img[20:30, 40:60] = 250  # a stick does not move it
+    gain = F.gain_map(img, bg, cells=4)
+    assert gain.shape == (60, 100, 3)
+    assert np.allclose(np.median(gain.reshape(-1, 3), axis=0), [1.2, 1.0, 0.8], atol=0.03)
+
+
+def test_find_mat_square_and_refuses_mat_like_floor() -> None:
+    rng = np.random.default_rng(1)
+    img = np.full((240, 400, 3), (60, 60, 70), np.uint8)  # not square
+    poly = [(80.0, 30.0), (330.0, 40.0), (320.0, 215.0), (70.0, 205.0)]
+    mat = F.polygon_mask(img.shape[:2], poly) > 0
+    img[mat] = (90, 160, 200)
+    img = np.clip(img + rng.normal(0, 3, img.shape), 0, 255).astype(np.uint8)
+    found = F.find_mat(img)
+    found_mask = F.polygon_mask(img.shape[:2], found) > 0
+    iou = (found_mask & mat).sum() / (found_mask | mat).sum()
+    assert iou > 0.97
+    full = np.clip(np.full((120, 160, 3), 128.0) + rng.normal(0, 3, (120, 160, 3)), 0, 255).astype(np.uint8)
+    with pytest.raises(ValueError, match="runs out of the picture"):
+        F.find_mat(full)
+
+
+def test_stick_patch_turns_the_stick_along_x() -> None:
+    img = np.zeros((100, 160, 3), np.uint8)
+    r = F.Rect(80.0, 50.0, 60.0, 12.0, 35.0)
+    img[F.rect_mask(img.shape[:2], r) > 0] = (200, 200, 200)
+    # one end painted red
+    end = F.Rect(80 + 24 * math.cos(math.radians(35)), 50 + 24 * math.sin(math.radians(35)), 10.0, 12.0, 35.0)
+    img[F.rect_mask(img.shape[:2], end) > 0] = (0, 0, 255)
+    patch = F.stick_patch(img, F.inner(r), (48, 12))
+    assert patch.shape == (12, 48, 3)
+    assert patch[:, 40:, 2].mean() > 200 and patch[:, 40:, 1].mean() < 60  # red at the far end
+    assert patch[:, 5:30].mean() > 190  # plain stick elsewhere
+
+
+def test_end_profile_finds_the_mark_end() -> None:
+    patch = np.full((24, 96, 3), (170, 200, 225), np.uint8)
+    patch[8:16, 6:14] = (30, 30, 200)
+    body = np.array([210.0, 124.0, 150.0])
+    import cv2
+    body = cv2.cvtColor(np.full((1, 1, 3), (170, 200, 225), np.uint8), cv2.COLOR_BGR2LAB)[0, 0].astype(float)
+    mark = cv2.cvtColor(np.full((1, 1, 3), (30, 30, 200), np.uint8), cv2.COLOR_BGR2LAB)[0, 0].astype(float)
+    near, far = F.end_profile(patch, body, mark)
+    assert near > 0.15 and far == 0.0
+
+
+def test_face_features_see_the_round_face() -> None:
+    flat = np.full((24, 96, 3), (170, 200, 225), np.uint8)
+    u = np.linspace(-1, 1, 24)[:, None, None]
+    round_face = (np.array([60, 90, 140])[None, None, :] * (0.6 + 0.5 * np.sqrt(1 - u ** 2))
+                  * np.ones((1, 96, 1))).astype(np.uint8)
+    ff, fr = F.face_features(flat), F.face_features(round_face)
+    names = list(F.FEATURE_NAMES)
+    assert fr[names.index("across_curvature")] > ff[names.index("across_curvature")] + 5
+    assert fr[names.index("brightness")] < ff[names.index("brightness")]
+
+
+def test_saturated_fraction() -> None:
+    p = np.zeros((10, 10, 3), np.uint8)
+    p[:3] = 255
+    assert F.saturated_fraction(p) == pytest.approx(0.3)
