@@ -81,6 +81,8 @@ class Driver:
         elif roll < 0.07 and st.stopped is None:
             self.add({"type": "stoppage", "reason": "윷가락 교체"}, 1.0)
             self.add({"type": "resume"}, 0.0)
+        elif roll < 0.08 and self.events and self.events[-1]["type"] in ("throw", "move"):
+            self.add({"type": "undo"}, 2.0)  # the referee takes the last throw or move back
 
     def play(self, max_events: int = 400, pace: tuple[float, float] = (2.0, 9.0)) -> None:
         rng = self.rng

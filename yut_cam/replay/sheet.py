@@ -217,7 +217,9 @@ def build_sheet(timeline: Timeline) -> RecordSheet:
         team = _team(s.before, s.event.get("team"))
         if s.kind == "substitution":
             lineup = s.state.lineups[s.event["team"]]
-            subs.append(SheetEntry(mmss(s.t), team, describe(s.event, s.before, s.state).split(": ", 1)[-1],
+            what = (f"{s.event['out']} → {s.event['in']}" if s.event.get("out") and s.event.get("in")
+                    else "순서 변경")
+            subs.append(SheetEntry(mmss(s.t), team, what,
                                    f"투척 순서 {' · '.join(lineup.throwers)}, 감독 {lineup.mover}", gone))
         elif s.kind == "timeout":
             used = s.state.timeouts_used[s.event["team"]]
