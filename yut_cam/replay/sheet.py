@@ -149,6 +149,8 @@ def _row(step: Step, undone: bool) -> SheetRow:
         result = str(e.get("result", ""))
         team_no = e.get("team")
         player = before.lineups[team_no].captain if team_no in (0, 1) else ""
+        if step.capture is not None:
+            note = f"촬영 {step.capture}"
     elif kind == "warning":
         reason = str(e.get("reason", ""))
         result = WARNING_REASONS.get(reason, reason)

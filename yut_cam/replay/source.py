@@ -10,7 +10,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from yut_cam.store import EventStore
 
 #: Name of the record inside an exported match directory.
 RECORD_NAME = "match.yutlog"
@@ -112,18 +115,28 @@ def from_path(path: str | Path) -> MatchSource:
 
 
 def from_store(db: str | Path, captures: str | Path | None, match_id: int) -> MatchSource:
-    """A match of the live service's event store (read only)."""
+    """A match of an event store file (opened read only for the call, never created)."""
     from yut_cam.store import EventStore, StoreError
 
     try:
         with EventStore(db, create=False) as store:
-            header = store.header(match_id)
-            events = store.events(match_id)
+            return from_open_store(store, captures, match_id)
+    except StoreError as exc:
+        raise SourceError(str(exc)) from None
+
+
+def from_open_store(store: EventStore, captures: str | Path | None, match_id: int) -> MatchSource:
+    """A match of an already open store (the live service's own)."""
+    from yut_cam.store import StoreError
+
+    try:
+        header = store.header(match_id)
+        events = store.events(match_id)
     except StoreError as exc:
         raise SourceError(str(exc)) from None
     folder = Path(captures) / str(match_id) if captures is not None else None
     return MatchSource(header, tuple(events), folder if folder is not None and folder.is_dir() else None,
-                       f"match {match_id} in {db}")
+                       f"match {match_id} in {store.path}")
 
 
 def resolve(target: str, db: str | Path, captures: str | Path | None) -> MatchSource:
@@ -135,5 +148,5 @@ def resolve(target: str, db: str | Path, captures: str | Path | None) -> MatchSo
 
 __all__ = [
     "CAPTURES_NAME", "DECODABLE", "DEFAULT_CAPTURES", "DEFAULT_DB", "PLAYABLE", "RECORD_NAME",
-    "MatchSource", "SourceError", "clip_of", "from_path", "from_store", "resolve", "safe_name",
+    "MatchSource", "SourceError", "clip_of", "from_open_store", "from_path", "from_store", "resolve", "safe_name",
 ]  # fmt: skip

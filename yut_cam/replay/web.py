@@ -55,10 +55,28 @@ def _config_path(*keys: str) -> str | None:
     return None
 
 
+#: Where the live app (:func:`yut_cam.web.create_app`) keeps its MatchService.
+SERVICE_EXTENSION = "yut_cam.service"
+
+
+def _service_stores() -> tuple[Any, Path] | None:
+    """The live service's open EventStore and captures root, when this runs inside it."""
+    from yut_cam.store import CaptureStore, EventStore
+
+    service = current_app.extensions.get(SERVICE_EXTENSION)
+    store, captures = getattr(service, "store", None), getattr(service, "captures", None)
+    if isinstance(store, EventStore) and isinstance(captures, CaptureStore):
+        return store, captures.root
+    return None
+
+
 def _live_resolver(match_id: int) -> src.MatchSource:
-    """The live service's store: its database and captures folder from the app config."""
+    """The live service's store (or the database and captures folder of the app config)."""
+    live = _service_stores()
+    if live is not None:
+        return src.from_open_store(live[0], live[1], match_id)
     db = _config_path("DB_PATH") or src.DEFAULT_DB
-    captures = _config_path("CAPTURE_DIR", "CAPTURES_DIR") or src.DEFAULT_CAPTURES
+    captures = _config_path("CAPTURE_DIR") or str(Path(db).parent / "captures")
     return src.from_store(db, captures, match_id)
 
 
@@ -176,10 +194,13 @@ def index() -> Any:
         return redirect(url_for("replay.page", match_id=1))
     from yut_cam.store import EventStore, StoreError
 
-    db = _config_path("DB_PATH") or src.DEFAULT_DB
+    live = _service_stores()
     try:
-        with EventStore(db, create=False) as store:
-            matches = store.matches()
+        if live is not None:
+            matches = live[0].matches()
+        else:
+            with EventStore(_config_path("DB_PATH") or src.DEFAULT_DB, create=False) as store:
+                matches = store.matches()
     except StoreError as exc:
         abort(404, description=str(exc))
     links = "".join(
