@@ -68,8 +68,8 @@ export class BoardView {
     el("title", {}, this.svg).textContent = "윷말판";
     this.gEdges = el("g", { class: "edges" }, this.svg);
     this.gStations = el("g", { class: "stations" }, this.svg);
-    this.gTargets = el("g", { class: "targets" }, this.svg);
     this.gPieces = el("g", { class: "pieces" }, this.svg);
+    this.gTargets = el("g", { class: "targets" }, this.svg);   // above the pieces: a capture is tappable
     this.gTip = el("g", { class: "tip", visibility: "hidden" }, this.svg);
     this.tipBox = el("rect", { rx: 14, height: 56 }, this.gTip);
     this.tipText = el("text", { y: 28 }, this.gTip);
@@ -193,7 +193,8 @@ export class BoardView {
         const t = el("text", { class: "target-name", y: 2 }, g);
         t.textContent = "났음";
       }
-      const t = el("text", { class: "target-label", y: -BIG_R - 26 }, g);
+      const above = p[1] > -R + 60;   // near the top edge the label goes below the ring
+      const t = el("text", { class: "target-label", y: above ? -BIG_R - 26 : BIG_R + 56 }, g);
       t.textContent = label;
       g.addEventListener("click", (ev) => {
         ev.stopPropagation();

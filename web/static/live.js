@@ -115,6 +115,7 @@ export class LiveConnection {
       if (!this.connected) {
         this.connected = true;
         this.onStatus(true);
+        this.refetch();   // whatever happened while we were away (the stream also sends it)
       }
     });
     es.addEventListener("state", (ev) => {

@@ -105,6 +105,9 @@ function renderHistory() {
     return h("li", { class: `ev ev-${d.kind}${typeof d.team === "number" ? ` team${d.team}` : ""}` },
       h("span", { class: "ev-clock" }, d.clock), h("span", { class: "ev-text" }, d.text));
   }));
+  // show only whole lines: drop the oldest until the list fits its box
+  const box = ol.parentElement;
+  while (ol.children.length > 1 && box.scrollHeight > box.clientHeight + 1) ol.lastElementChild.remove();
 }
 
 function renderResult() {

@@ -1,0 +1,204 @@
+"""The scoreboard and the referee console in a real browser against the production server.
+
+One server for the module (``live_server_module``); each test opens its own match.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from tests.web_browser.helpers import BAD_PIN, console, js_errors, live_state, login, scoreboard
+from tests.web_live import LiveServer
+
+pytestmark = pytest.mark.browser
+
+def test_scoreboard_shows_board_teams_and_clock(live_server_module: LiveServer, open_page: Callable[..., Any]) -> None:
+    match_id = live_server_module.create_match()
+    page = scoreboard(open_page, live_server_module, match_id)
+    assert page.locator(".yut-board .station").count() == 29
+    assert page.locator(".yut-board .station.big").count() == 5  # four corners and 방
+    assert page.locator(".yut-board .edges line").count() == 32
+    for team in (0, 1):
+        assert page.locator(f"#team{team} .tray-pieces.waiting svg").count() == 4
+        assert page.locator(f"#team{team} .tray-pieces.finished svg").count() == 0
+    assert page.inner_text("#team0 .team-name") == "청룡"
+    assert page.inner_text("#team1 .team-name") == "백호"
+    assert "청룡 차례" in page.inner_text("#turn-team")
+    assert "가람" in page.inner_text("#turn-next")  # the first registered thrower
+    assert re.fullmatch(r"(19|20):\d\d", page.inner_text("#match-clock"))
+    assert page.locator("#conn").is_hidden()
+    # a station's name on tap
+    page.click('.yut-board .station[data-name="모개"]')
+    assert page.locator(".yut-board .tip").get_attribute("visibility") == "visible"
+    assert page.locator(".yut-board .tip text").text_content() == "모개"
+    assert js_errors(page) == []
+
+
+def test_wrong_pin_is_refused_and_right_pin_opens_console(
+    live_server_module: LiveServer, open_page: Callable[..., Any]
+) -> None:
+    page = open_page(1280, 800)
+    page.goto(f"{live_server_module.url}/referee")
+    page.wait_for_url(re.compile(r"/referee/login"))
+    login(page, live_server_module, BAD_PIN)
+    page.wait_for_selector("#error:not([hidden])")
+    assert "PIN이 틀렸습니다" in page.inner_text("#error")
+    assert "/referee/login" in page.url
+    page.goto(f"{live_server_module.url}/referee")
+    assert "/referee/login" in page.url  # still not logged in
+    login(page, live_server_module, live_server_module.pin)
+    page.wait_for_url(re.compile(r"/referee(\?.*)?$"))
+    page.wait_for_selector("#topbar, .topbar")
+    assert page.locator("#logout-form").count() == 1
+
+
+def test_move_made_in_console_appears_on_scoreboard(
+    live_server_module: LiveServer, open_page: Callable[..., Any]
+) -> None:
+    server = live_server_module
+    match_id = server.create_match()
+    board_page = scoreboard(open_page, server, match_id)
+    ref = console(open_page, server, match_id)
+
+    server.post_event(match_id, {"type": "throw", "team": 0, "result": "개"})
+    # a waiting piece enters: tap it in the tray, then the highlighted destination
+    ref.click("#tray0 .tray-piece.selectable")
+    ref.click('.yut-board .target[data-to="개"]')
+    board_page.wait_for_selector('.yut-board .piece.team0[data-at="개"]')
+    assert board_page.locator("#team0 .tray-pieces.waiting svg").count() == 3
+
+    server.post_event(match_id, {"type": "throw", "team": 1, "result": "걸"})
+    ref.click("#tray1 .tray-piece.selectable")
+    ref.click('.yut-board .target[data-to="걸"]')
+    board_page.wait_for_selector('.yut-board .piece.team1[data-at="걸"]')
+
+    # 청룡 throws 도: tap its piece on the board and land on 걸 — 백호's piece is caught
+    server.post_event(match_id, {"type": "throw", "team": 0, "result": "도"})
+    ref.click('.yut-board .piece.team0.selectable[data-at="개"]')
+    target = ref.locator('.yut-board .target[data-to="걸"]')
+    assert target.locator(".target-label").text_content() == "도"
+    target.click()
+    board_page.wait_for_selector('.yut-board .piece.team0[data-at="걸"]')
+    board_page.wait_for_function("document.querySelectorAll('#team1 .tray-pieces.waiting svg').length === 4")
+    assert board_page.locator(".yut-board .piece.team1").count() == 0
+    # a capture earns one more throw: still 청룡
+    board_page.wait_for_function("document.getElementById('turn-team').textContent.includes('청룡')")
+    state = live_state(server, match_id)
+    assert [p["at"] for p in state["teams"][0]["pieces"]].count("걸") == 1
+    assert js_errors(board_page) == [] and js_errors(ref) == []
+
+
+def test_camera_reading_is_confirmed_or_corrected_with_one_tap(
+    live_server_module: LiveServer, open_page: Callable[..., Any]
+) -> None:
+    server = live_server_module
+    match_id = server.create_match()
+    board_page = scoreboard(open_page, server, match_id)
+    ref = console(open_page, server, match_id)
+
+    server.inject_reading(match_id, result="걸", confidence=0.93)
+    board_page.wait_for_selector("#reading:not([hidden])")
+    assert "판정 중" in board_page.inner_text("#reading")
+    confirm = ref.wait_for_selector("#r-confirm:not([hidden])")
+    assert "걸" in confirm.inner_text()
+    ref.wait_for_function("document.getElementById('r-img').naturalWidth > 0")
+    confirm.click()
+    board_page.wait_for_selector("#reading", state="hidden")
+    board_page.wait_for_function("[...document.querySelectorAll('#pending .chip')].map(c => c.textContent).join() === '걸'")
+    history = live_server_module.referee().get(f"/api/matches/{match_id}/events")[1]
+    assert history[-1]["event"]["type"] == "throw" and history[-1]["event"]["result"] == "걸"
+    assert history[-1]["event"]["thrower"] == "가람"
+    board_page.wait_for_function("document.getElementById('cam-img').naturalWidth > 0")
+
+    # the next reading is wrong: one tap on the right result corrects it
+    ref.click("#tray0 .tray-piece.selectable")
+    ref.click('.yut-board .target[data-to="걸"]')
+    board_page.wait_for_selector('.yut-board .piece.team0[data-at="걸"]')
+    server.inject_reading(match_id, result="개")
+    ref.wait_for_selector("#r-confirm:not([hidden])")
+    ref.click('#results .result[data-result="모"]')
+    board_page.wait_for_function("[...document.querySelectorAll('#pending .chip')].map(c => c.textContent).join() === '모'")
+    events = live_server_module.referee().get(f"/api/matches/{match_id}/events")[1]
+    assert events[-1]["event"]["result"] == "모" and events[-1]["event"]["team"] == 1
+    assert js_errors(board_page) == [] and js_errors(ref) == []
+
+
+def test_spectator_cannot_write(live_server_module: LiveServer, open_page: Callable[..., Any]) -> None:
+    server = live_server_module
+    match_id = server.create_match()
+    page = scoreboard(open_page, server, match_id)
+    before = live_state(server, match_id)
+    attempts = page.evaluate(
+        """async (id) => {
+            const out = [];
+            const body = JSON.stringify({event: {type: "throw", team: 0, result: "모"}});
+            for (const headers of [{"Content-Type": "application/json"},
+                                   {"Content-Type": "application/json", "X-CSRF-Token": "forged"}]) {
+                const r = await fetch(`/api/matches/${id}/events`, {method: "POST", headers, body});
+                out.push([r.status, await r.json()]);
+            }
+            const r = await fetch(`/api/matches/${id}/reading/confirm`,
+                {method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify({result: "모"})});
+            out.push([r.status, await r.json()]);
+            const m = await fetch("/api/matches", {method: "POST", headers: {"Content-Type": "application/json"},
+                                  body: JSON.stringify({teams: []})});
+            out.push([m.status, await m.json()]);
+            return out;
+        }""",
+        match_id,
+    )
+    for status, body in attempts:
+        assert status in (401, 403), (status, body)
+        assert body["error"] and "rule" in body
+    after = live_state(server, match_id)
+    assert after["seq"] == before["seq"] and after["teams"] == before["teams"]
+    assert len(server.referee().get("/api/matches")[1]) >= 1
+    # and the console itself sends spectators to the login
+    page.goto(f"{server.url}/referee")
+    assert "/referee/login" in page.url
+
+
+def test_refused_action_shows_the_rule_in_words(live_server_module: LiveServer, open_page: Callable[..., Any]) -> None:
+    server = live_server_module
+    match_id = server.create_match()
+    ref = console(open_page, server, match_id)
+    seq = ref.evaluate("Number(document.body.dataset.seq)")
+    # 작전타임 끝 while none is running: the button is off, the server would refuse it anyway
+    assert ref.locator("#a-timeout-end").is_disabled()
+    ref.evaluate("document.getElementById('a-timeout-end').disabled = false")
+    ref.click("#a-timeout-end")
+    toast = ref.wait_for_selector("#toast:not([hidden])")
+    text = toast.inner_text()
+    assert "규정에 맞지 않아 거부됨" in text and "규정: 작전타임" in text
+    assert live_state(server, match_id)["seq"] == seq
+
+
+def test_setup_and_throw_off_in_console(live_server_module: LiveServer, open_page: Callable[..., Any]) -> None:
+    server = live_server_module
+    first = server.create_match()
+    ref = console(open_page, server, first)
+    ref.click("#btn-new")
+    form = ref.locator("#setup-form")
+    for t, (name, throwers, mover) in enumerate([("주작", ["가", "나", "다"], "라"), ("현무", ["마", "바", "사"], "아")]):
+        form.locator(f'input[name="name{t}"]').fill(name)
+        for i, who in enumerate(throwers):
+            form.locator(f'input[name="t{t}_{i}"]').fill(who)
+        form.locator(f'input[name="mover{t}"]').fill(mover)
+    form.locator('input[name="reserves0"]').fill("자, 차")
+    form.locator('input[name="first"][value="throwoff"]').check()
+    form.locator('button[type="submit"]').click()
+    ref.wait_for_function("document.title.includes('주작')")
+    new_id = int(ref.evaluate("document.body.dataset.matchId"))
+    assert new_id != first
+    assert "선공 결정" in ref.inner_text("#s-turn")
+    ref.click('#results .result[data-result="개"]')   # 주작's captain
+    ref.wait_for_function("document.getElementById('s-next').textContent.includes('주작 개')")
+    ref.click('#results .result[data-result="윷"]')   # 현무's captain: higher, attacks first
+    ref.wait_for_function("document.getElementById('s-turn').textContent.includes('현무 차례')")
+    state = live_state(server, new_id)
+    assert state["turn"] == 1 and state["match"]["lineups"][0]["reserves"] == ["자", "차"]
+    assert state["match"]["first"] == 1
