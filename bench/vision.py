@@ -166,7 +166,7 @@ def bench_accuracy(seed: int, n: int, workers: int, dump: str | None) -> list[st
         res = pool.map(_accuracy_one, tasks, chunksize=4)
     took = time.perf_counter() - t0
     lines = [f"(d) accuracy over {n} generated throws at 1280x720 ({took:.0f} s, {workers} workers)",
-             "    case       n   calib.fail  read.err  flagged   exact(unflagged)   낙 missed (unflagged/all)"]
+             "    case       n   calib.fail  read.err  flagged   exact(unflagged)   낙 missed: unflagged, all / 낙 throws"]
     by: dict[str, list[dict[str, Any]]] = defaultdict(list)
     for r in res:
         by[r["case"]].append(r)
@@ -185,7 +185,7 @@ def bench_accuracy(seed: int, n: int, workers: int, dump: str | None) -> list[st
         fl = 100 * len(flagged) / len(ok) if ok else float("nan")
         ex = 100 * len(exact) / len(unflagged) if unflagged else float("nan")
         lines.append(f"    {case:<8} {len(rows):>4}   {cal_fail:>8}   {read_err:>7}   {fl:6.1f} %   "
-                     f"{ex:6.2f} % ({len(exact)}/{len(unflagged)})   {nak_missed}/{nak_missed_all}")
+                     f"{ex:6.2f} % ({len(exact)}/{len(unflagged)})   {nak_missed}, {nak_missed_all} / {len(nak)}")
         if case != "all":
             wrong += [f"#{r['i']} {case}: truth {r['truth']} read {r['read']}" for r in unflagged
                       if r["read"] != r["truth"]]

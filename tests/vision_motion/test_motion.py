@@ -170,3 +170,32 @@ def test_a_reader_error_flags_that_throw_only() -> None:
 ])
 def test_reading_fields(reading: Any) -> None:
     assert reading_fields(reading)["result"] == "도"
+
+
+def test_live_stream_survives_a_camera_loss() -> None:
+    from yut_cam.vision.clip import iter_throws, live_frames
+    from yut_cam.vision.sources import FakeCamera, ResilientSource, SourceEvent
+
+    rng = np.random.default_rng(31)
+    frames, _, settled = render_clip(random_style(rng), rng, SIZE, hand=False)
+    feed = iter(frames)
+    now = [0.0]
+    waits: list[float] = []
+    opened: list[FakeCamera] = []
+
+    def factory() -> FakeCamera:
+        cam = FakeCamera(feed, fail_after=10 if not opened else None)
+        opened.append(cam)
+        return cam
+
+    def wait(s: float) -> None:
+        waits.append(s)
+        now[0] += 0.3
+
+    events: list[SourceEvent] = []
+    src = ResilientSource(factory, clock=lambda: now[0], report=events.append)
+    stream = live_frames(src, stop=lambda: len(waits) > 20, wait=wait)
+    out = list(iter_throws(stream, None, lambda img, cal: {"result": "개"}))
+    assert [e.kind for e in events] == ["lost", "recovered"]
+    assert len(opened) == 2
+    assert len(out) == 1 and abs(out[0]["settled_frame"] - settled) <= 8

@@ -11,13 +11,17 @@ once per settled throw, on the full-resolution frame.  It returns one dict per t
 A reader error on one throw does not stop the clip: that throw gets ``"result": null``,
 ``"needs_referee": true`` and ``"error"``.  With ``record_dir`` each throw is recorded
 (:mod:`yut_cam.vision.capture`) into ``record_dir/<n>/`` (n from 1).
+
+For the live service: ``iter_throws(live_frames(ResilientSource(factory), stop), cal)``
+yields each throw as it is read; a lost camera only pauses the stream.
 """
 
 from __future__ import annotations
 
 import json
 from collections import deque
-from collections.abc import Callable, Iterable
+import time
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -26,7 +30,7 @@ from numpy.typing import NDArray
 
 from yut_cam.vision.errors import VisionError
 from yut_cam.vision.motion import SettleWatcher, WatchConfig
-from yut_cam.vision.sources import LORES_SIZE, Frame, check_frame, to_lores
+from yut_cam.vision.sources import LORES_SIZE, Frame, ResilientSource, check_frame, to_lores
 
 U8 = NDArray[np.uint8]
 ReadFn = Callable[[U8, Any], Any]
@@ -63,11 +67,19 @@ def read_clip(frames: Iterable[U8 | Frame], calibration: Any, read_fn: ReadFn | 
               config: WatchConfig | None = None, lores_size: tuple[int, int] = LORES_SIZE,
               record_dir: str | Path | None = None, fps: float = 30.0) -> list[dict[str, Any]]:
     """Read each throw that settles in ``frames``; see the module docstring."""
+    return list(iter_throws(frames, calibration, read_fn, config=config, lores_size=lores_size,
+                            record_dir=record_dir, fps=fps))
+
+
+def iter_throws(frames: Iterable[U8 | Frame], calibration: Any, read_fn: ReadFn | None = None, *,
+                config: WatchConfig | None = None, lores_size: tuple[int, int] = LORES_SIZE,
+                record_dir: str | Path | None = None, fps: float = 30.0) -> Iterator[dict[str, Any]]:
+    """Like :func:`read_clip` but yields each throw as soon as it is read (live streams)."""
     from yut_cam.vision.capture import write_throw
 
     read = read_fn or _default_read()
     watcher = SettleWatcher(config)
-    throws: list[dict[str, Any]] = []
+    count = 0
     recording: list[U8] = []
     pre: deque[U8] = deque(maxlen=PRE_ROLL)
     active = False
@@ -106,12 +118,23 @@ def read_clip(frames: Iterable[U8 | Frame], calibration: Any, read_fn: ReadFn | 
             except VisionError as exc:
                 entry.update({"result": None, "needs_referee": True, "error": str(exc)})
             if record_dir is not None:
-                files = write_throw(Path(record_dir) / str(len(throws) + 1), recording, main,
+                files = write_throw(Path(record_dir) / str(count + 1), recording, main,
                                     reading=entry, fps=fps)
                 entry["capture"] = str(files.directory)
         recording = []
-        throws.append(entry)
-    return throws
+        count += 1
+        yield entry
+
+
+def live_frames(source: ResilientSource, stop: Callable[[], bool],
+                wait: Callable[[float], None] = time.sleep, idle_s: float = 0.01) -> Iterator[Frame]:
+    """Frames of a resilient (live) source until ``stop()``; waits while the camera is down."""
+    while not stop():
+        frame = source.read()
+        if frame is None:
+            wait(idle_s)
+            continue
+        yield frame
 
 
 def read_video_file(video: str | Path, calibration_path: str | Path,

@@ -441,7 +441,7 @@ class ResilientSource:
                 return None
         try:
             frame = self.source.read()
-        except (CameraError, OSError) as exc:
+        except Exception as exc:  # a driver crash must not take the service down
             self._fail(exc)
             return None
         if self._down and frame is not None:
@@ -456,7 +456,7 @@ class ResilientSource:
             return None
         try:
             return self.source.capture(stream)
-        except CameraError as exc:
+        except Exception as exc:
             self._fail(exc)
             return None
 
