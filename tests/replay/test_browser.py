@@ -44,6 +44,10 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]
     c.mkdir(parents=True)
     cv2.imwrite(str(c / "settled.jpg"), img)
     cv2.imwrite(str(c / "annotated.jpg"), img // 2)
+    clip = cv2.VideoWriter(str(c / "clip.avi"), cv2.VideoWriter_fourcc(*"MJPG"), 30, (160, 90))
+    for k in range(7):  # what the live service records: MJPG in AVI, which browsers cannot play
+        clip.write(np.full((90, 160, 3), 30 * k, np.uint8))
+    clip.release()
     sticks = [{"face": "배" if i < 2 else "등", "marked": False, "on_mat": True, "box": b} for i, b in enumerate(boxes)]
     (c / "reading.json").write_text(json.dumps({"result": "개", "confidence": 0.97, "sticks": sticks},
                                                ensure_ascii=False), encoding="utf-8")
@@ -151,6 +155,10 @@ def test_throw_step_shows_the_capture_with_the_reading(served: dict[str, Any], b
     assert page.eval_on_selector("#settled-img", "i => i.naturalWidth") == 640
     assert page.eval_on_selector("#annotated-img", "i => i.complete && i.naturalWidth") == 640
     assert "개" in page.text_content("#reading-svg .reading-result")
+    page.wait_for_selector("#clip-controls:not([hidden])")
+    page.click("#clip-play")  # the server decodes the AVI into frames; the page flips them
+    page.wait_for_function("document.getElementById('clip-pos').textContent === '7 / 7'")
+    assert page.eval_on_selector("#clip-frames", "i => i.naturalWidth") == 160
     page.screenshot(path=str(Path("/tmp") / "replay-browser-test.png"))
     page.keyboard.press("ArrowRight")  # the next step still shows this throw, marked as the last one
     assert page.get_attribute("#capture", "data-capture") == str(throw.capture)

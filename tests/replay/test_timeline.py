@@ -109,3 +109,12 @@ def test_describe_words() -> None:
     assert texts[0].startswith("선공 결정: 청룡 감독")
     assert any(t.startswith("청룡 윷 던짐 (김민수)") for t in texts)
     assert any("번 말" in t and "→" in t for t in texts)
+
+
+def test_undone_steps_are_flagged() -> None:
+    h = header(first=0)
+    events = [{"type": "start"}, {"type": "throw", "team": 0, "result": "윷"}, {"type": "throw", "team": 0, "result": "개"},
+              {"type": "undo"}, {"type": "undo"}, {"type": "throw", "team": 0, "result": "도"}]
+    steps = tl.build(h, events).to_json()["steps"]
+    assert [s["undone"] for s in steps] == [False, True, True, False, False, False]
+    assert steps[4]["state"]["pending"] == [] and steps[5]["state"]["pending"] == ["도"]

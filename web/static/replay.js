@@ -40,7 +40,7 @@ function show(k, { animate = false } = {}) {
   boardEl.dataset.step = String(k);
   $("step-no").textContent = String(k);
   $("scrub").value = String(k);
-  $("event-text").textContent = step ? `${mmss(step.t) ? mmss(step.t) + " · " : ""}${step.text}` : "경기 전 (기록 시작)";
+  $("event-text").textContent = step ? `${mmss(step.t) ? mmss(step.t) + " · " : ""}${step.text}${step.undone ? " — 뒤에 되돌리기로 취소됨" : ""}` : "경기 전 (기록 시작)";
   $("event-text").dataset.type = step ? step.type : "";
   showClocks(state, clockAt(k));
   showTurn(state);
@@ -317,8 +317,9 @@ function buildEvents() {
   R.data.steps.forEach((s, i) => {
     const li = document.createElement("li");
     li.dataset.step = String(i + 1);
-    li.className = `type-${s.type}` + (s.event && s.event.team !== undefined ? ` team${s.event.team}` : "");
-    li.textContent = `${i + 1}. ${mmss(s.t)} ${s.text}`;
+    li.className = `type-${s.type}` + (s.event && s.event.team !== undefined ? ` team${s.event.team}` : "") +
+      (s.undone ? " undone" : "");
+    li.textContent = `${i + 1}. ${mmss(s.t)} ${s.text}${s.undone ? " (취소됨)" : ""}`;
     li.title = li.textContent;
     list.appendChild(li);
   });

@@ -15,9 +15,8 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from yut_cam.replay.sheet import undone_indices
 from yut_cam.replay.source import MatchSource
-from yut_cam.replay.timeline import Timeline, build, mmss, title_of
+from yut_cam.replay.timeline import Timeline, build, mmss, title_of, undone_indices
 
 if TYPE_CHECKING:
     from yut_cam.vision.calibration import Calibration

@@ -20,7 +20,7 @@ from typing import Any
 
 from yut_cam.match import MatchState
 from yut_cam.match.events import WARNING_REASONS
-from yut_cam.replay.timeline import Step, Timeline, describe, mmss, moved_pieces, title_of
+from yut_cam.replay.timeline import Step, Timeline, describe, mmss, moved_pieces, title_of, undone_indices
 
 CRITERIA = {
     "finished": "난 말 수",
@@ -100,20 +100,6 @@ class RecordSheet:
     throws: int
     moves: int
     error: str | None = None
-
-
-def undone_indices(steps: tuple[Step, ...]) -> set[int]:
-    """Record indices of events a later ``undo`` took back (each undo cancels the latest
-    event still standing, so consecutive undos walk back)."""
-    standing: list[int] = []
-    undone: set[int] = set()
-    for s in steps:
-        if s.kind == "undo":
-            if standing:
-                undone.add(standing.pop())
-        else:
-            standing.append(s.index)
-    return undone
 
 
 def _team(state: MatchState, team: Any) -> str:

@@ -80,15 +80,30 @@ class Timeline:
         return self.steps[-1].state if self.steps else self.start
 
     def to_json(self) -> dict[str, Any]:
+        undone = undone_indices(self.steps)
         return {
             "header": self.header.to_json(),
             "title": title_of(self.header),
             "start": {"state": state_json(self.start), "clock": clock_text(self.start)},
-            "steps": [s.to_json() for s in self.steps],
+            "steps": [{**s.to_json(), "undone": s.index in undone} for s in self.steps],
             "error": self.error,
             "error_index": self.error_index,
             "board": board_json(),
         }
+
+
+def undone_indices(steps: Sequence[Step]) -> set[int]:
+    """Record indices of events a later ``undo`` took back (each undo cancels the latest
+    event still standing, so consecutive undos walk back)."""
+    standing: list[int] = []
+    undone: set[int] = set()
+    for s in steps:
+        if s.kind == "undo":
+            if standing:
+                undone.add(standing.pop())
+        else:
+            standing.append(s.index)
+    return undone
 
 
 def title_of(header: Header) -> str:
@@ -287,6 +302,6 @@ def describe(event: dict[str, Any], before: MatchState, after: MatchState) -> st
 
 __all__ = [
     "Step", "Timeline", "TimelineError", "board_json", "build", "capture_numbers", "clock_text",
-    "describe", "mmss", "moved_pieces", "title_of",
+    "describe", "mmss", "moved_pieces", "title_of", "undone_indices",
 ]  # fmt: skip
 
