@@ -310,8 +310,17 @@ def render_throw(style: SceneStyle, rng: np.random.Generator, size: tuple[int, i
     poses, case = place_sticks(style, size, rng, case, list(faces), supersample)
     scene = build_scene(style, size, supersample)
     canvas = scene.background.copy()
+    from yut_cam.vision.synth_place import convex_overlap
+
+    drawn: list[int] = []
     for i in _z_order(poses, scene.look, rng):
-        draw_stick(canvas, scene.sprites[i], [poses[i]], scene.light, scene.origin, scene.ppc)
+        pose = poses[i]
+        mine = stick_corners(pose, scene.look)
+        if any(convex_overlap(mine, stick_corners(poses[j], scene.look)) for j in drawn):
+            # lying across another stick: raised by its thickness (bigger, longer shadow)
+            pose = dataclasses.replace(pose, lift_cm=0.5 * scene.look.width_cm)
+        draw_stick(canvas, scene.sprites[i], [pose], scene.light, scene.origin, scene.ppc)
+        drawn.append(i)
     image = form_image(scene, canvas, style, rng)
     return image, truth_for(style, size, poses, case, supersample)
 
