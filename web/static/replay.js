@@ -181,6 +181,7 @@ function showCapture(k) {
   R.shownCapture = n;
   stopClip();
   $("capture-none").hidden = !!info;
+  fig.querySelector(".shots").hidden = !(info && (info.settled || info.annotated));
   const settled = $("settled-img"), annotated = $("annotated-img");
   settled.hidden = !(info && info.settled);
   annotated.hidden = !(info && info.annotated);
