@@ -159,6 +159,7 @@ class FakePicamera2:
         self.config: dict[str, Any] = {}
         self.started = self.closed = False
         self.fail = fail
+        self.main_copies = 0
 
     def create_video_configuration(self, main: dict[str, Any], lores: dict[str, Any]) -> dict[str, Any]:
         return {"main": main, "lores": lores}
@@ -184,6 +185,7 @@ class FakePicamera2:
             yuv[:h] = 16  # limited-range black in the Y plane
             return yuv
         w, h = self.config["main"]["size"]
+        self.main_copies += 1
         return np.full((h, w, 3), 77, np.uint8)
 
 
@@ -195,7 +197,9 @@ def test_picamera2_source_configures_streams_and_uses_the_y_plane() -> None:
         assert fake.started
         f = cam.read()
         assert f is not None and f.lores.shape == (240, 320) and int(f.lores.max()) == 16
-        assert f.main is None  # main is copied only on demand
+        assert fake.main_copies == 0  # main is copied only on demand ...
+        assert f.main is not None and f.main.shape == (720, 1280, 3)
+        assert f.main is not None and fake.main_copies == 1  # ... once per frame
         assert cam.capture("main").shape == (720, 1280, 3)
     assert fake.closed
 

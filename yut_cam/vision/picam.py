@@ -5,7 +5,8 @@ Configuration follows picamera2's ``capture_motion.py`` example: a ``main`` stre
 and recordings, and a ``lores`` ``YUV420`` stream (320x240; a Pi 4 requires YUV420 and
 ``lores`` no larger than ``main``) whose Y plane, *limited range* 16-235, drives motion
 detection.  Per-frame work uses only ``lores``; ``capture("main")`` copies a full frame on
-demand (copying every 2 MP frame caps a Pi 4 near 18 fps).
+demand (copying every 2 MP frame caps a Pi 4 near 18 fps): ``Frame.main`` of a frame from
+this source is fetched from the camera the first time it is used.
 """
 
 from __future__ import annotations
@@ -74,7 +75,7 @@ class PiCamera2Source(BaseSource):
             raise CameraLost(f"Pi camera stopped delivering frames: {exc}") from None
         w, h = self.lores_size
         y = np.ascontiguousarray(np.asarray(yuv, np.uint8)[:h, :w])
-        frame = Frame(self._index, self._clock(), y, None)
+        frame = Frame(self._index, self._clock(), y, loader=self._capture_main)
         self._index += 1
         self._last = frame
         return frame
@@ -89,6 +90,10 @@ class PiCamera2Source(BaseSource):
             return self._last.lores
         if stream != "main":
             raise CameraError(f"picamera2 has no stream {stream!r} (main, lores)")
+        return self._capture_main()
+
+    def _capture_main(self) -> U8:
+        self._check_open()
         try:
             img = self._cam.capture_array("main")
         except Exception as exc:

@@ -43,21 +43,40 @@ IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp")
 log = logging.getLogger("yut_cam.vision")
 
 
-@dataclass(frozen=True)
 class Frame:
-    """One frame: its index in the source, a timestamp (s), both streams."""
+    """One frame: its index in the source, a timestamp (s), both streams.
 
-    index: int
-    timestamp: float
-    lores: U8
-    main: U8 | None
+    ``main`` may be fetched lazily (picamera2 copies a full frame only when asked, since
+    copying every 2 MP frame caps a Pi 4 near 18 fps); once fetched it is kept.  Treat a
+    frame as a value: nothing else changes after construction."""
+
+    __slots__ = ("index", "timestamp", "lores", "_main", "_loader")
+
+    def __init__(self, index: int, timestamp: float, lores: U8, main: U8 | None = None,
+                 loader: Callable[[], U8] | None = None) -> None:
+        self.index = index
+        self.timestamp = timestamp
+        self.lores = lores
+        self._main = main
+        self._loader = loader
+
+    @property
+    def main(self) -> U8 | None:
+        if self._main is None and self._loader is not None:
+            self._main = self._loader()
+            self._loader = None
+        return self._main
 
     def stream(self, name: str) -> U8:
         if name == "lores":
             return self.lores
-        if name == "main" and self.main is not None:
-            return self.main
+        main = self.main if name == "main" else None
+        if main is not None:
+            return main
         raise CameraError(f"frame {self.index} has no stream {name!r}")
+
+    def __repr__(self) -> str:
+        return f"Frame(index={self.index}, timestamp={self.timestamp:.3f}, lores={self.lores.shape!r})"
 
 
 @runtime_checkable
