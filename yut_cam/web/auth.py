@@ -105,6 +105,9 @@ def referee_required(fn: F) -> F:
         if not is_referee():
             raise NotLoggedInError("referee login required: spectators can only watch", rule="심판 로그인")
         check_csrf()
+        service = current_app.extensions.get("yut_cam.service")
+        if service is not None:
+            service.last_referee_action = service.monotonic()
         return fn(*args, **kwargs)
 
     return cast(F, wrapper)

@@ -107,6 +107,8 @@ class MatchService:
         self.listeners: list[Callable[[int], None]] = []
         self.led_text: Callable[[], str | None] | None = None
         self.camera_status: Callable[[], dict[str, Any]] | None = None
+        #: monotonic time of the last write by a logged-in referee (the autopilot yields)
+        self.last_referee_action = float("-inf")
         for summary in store.unfinished():
             try:
                 self._load(summary.id)
