@@ -110,7 +110,7 @@ class Calibration:
         bg_name = f"{path.stem}.background.png"
         bg_path = path.with_name(bg_name)
         path.parent.mkdir(parents=True, exist_ok=True)
-        if not cv2.imwrite(str(bg_path), self.background, [cv2.IMWRITE_PNG_COMPRESSION, 9]):
+        if not cv2.imwrite(str(bg_path), self.background, [cv2.IMWRITE_PNG_COMPRESSION, 6]):
             raise CalibrationError(f"cannot write {str(bg_path)!r}")
         data = self.to_dict(bg_name)
         lines = [f" {json.dumps(k)}: {json.dumps(v, ensure_ascii=False)}" for k, v in data.items()]

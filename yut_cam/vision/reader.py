@@ -45,9 +45,14 @@ def _find(mask: npt.NDArray[np.uint8], lab: F.F32, cal: Calibration, reasons: li
     s = cal.work_scale
     length, width = cal.stick_length * s, cal.stick_width * s
     area = length * width
-    h, w = mask.shape
     found: list[_Found] = []
-    regions = F.blobs(mask, min_area=0.3 * area)
+    regions = F.blobs(mask, min_area=0.12 * area)
+    whole = [b for b in regions if b.area >= 0.3 * area]
+    # fragments (a dark stick on a dark floor, half hidden) count only when sticks are missing
+    fragments = [b for b in regions if b.area < 0.3 * area]
+    regions = whole + fragments[:max(0, 4 - len(whole))]
+    if len(regions) > len(whole):
+        reasons.append(f"{len(regions) - len(whole)} stick(s) seen only in small part")
     singles, counts, excess = [], [], []
     for b in regions:
         ys, xs = np.nonzero(b.mask)
@@ -71,14 +76,10 @@ def _find(mask: npt.NDArray[np.uint8], lab: F.F32, cal: Calibration, reasons: li
         excess[i] -= 1.0
     for b, single, k, extra in zip(regions, singles, counts, excess):
         ratio = b.area / area
-        at_border = (b.x <= 1 or b.y <= 1 or b.x + b.mask.shape[1] >= w - 1
-                     or b.y + b.mask.shape[0] >= h - 1)
         if k == 1:
             rect = single.shifted(b.x, b.y)
             if single.width < 0.62 * width and single.length > 0.7 * length:
                 reasons.append("a stick stands on its edge (too narrow for its length)")
-            elif ratio < 0.6 and not at_border:
-                reasons.append(f"a stick-like region of {ratio:.0%} of a stick (partly hidden?)")
             elif extra > 0.3 and sum(counts) < 4:
                 reasons.append(f"a region of {ratio:.1f} sticks' area read as one stick")
             found.append(_Found(rect, float(b.area)))
@@ -91,6 +92,8 @@ def _find(mask: npt.NDArray[np.uint8], lab: F.F32, cal: Calibration, reasons: li
                            f"({explained:.0%} of the region explained, {ratio:.1f} sticks of area)")
         for r in rects:
             found.append(_Found(r.shifted(b.x, b.y), float(b.area) / k))
+    if len(found) < 4:
+        reasons.append(f"only {len(found)} stick(s) found")
     if len(found) > 4:
         reasons.append(f"{len(found)} stick-like regions, expected 4 (kept the 4 largest)")
         found = sorted(found, key=lambda f: -f.support)[:4]

@@ -1,0 +1,176 @@
+"""Calibration: learning from the three photos, the JSON round trip, and each refusal."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from tests.vision_reader import scenes as S
+from yut_cam.vision.calibration import Calibration, calibrate
+from yut_cam.vision.errors import CalibrationError, ImageError
+
+
+@pytest.fixture(scope="module")
+def triplet() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    return S.calibration_set()
+
+
+@pytest.fixture(scope="module")
+def cal(triplet: tuple[np.ndarray, np.ndarray, np.ndarray]) -> Calibration:
+    return calibrate(*triplet)
+
+
+def test_learns_mat_and_stick_size(cal: Calibration) -> None:
+    truth = F_mask(S.MAT)
+    found = F_mask(list(cal.mat_polygon))
+    assert (truth & found).sum() / (truth | found).sum() > 0.97
+    # drawn 84 x 17 px; the blurred outline measures a little larger
+    assert 80 <= cal.stick_length <= 92
+    assert 15 <= cal.stick_width <= 22
+    assert cal.image_size == (1280, 720)
+
+
+def F_mask(poly: list[tuple[float, float]]) -> np.ndarray:
+    from yut_cam.vision.functional import polygon_mask
+
+    return polygon_mask((720, 1280), poly) > 0
+
+
+def test_given_mat_polygon_is_kept(triplet: tuple[np.ndarray, np.ndarray, np.ndarray]) -> None:
+    cal = calibrate(*triplet, mat_polygon=S.MAT)
+    assert cal.mat_polygon == tuple(S.MAT)
+
+
+def test_faces_separate(cal: Calibration) -> None:
+    from yut_cam.vision.functional import FEATURE_NAMES
+
+    assert cal.faces.names == FEATURE_NAMES
+    b = np.array(cal.faces.belly)
+    k = np.array(cal.faces.back)
+    assert cal.faces.score(b) < 0.1 and cal.faces.score(k) > 0.9
+
+
+def test_round_trip(cal: Calibration, tmp_path: Path) -> None:
+    bg = cal.save(tmp_path / "venue.json")
+    assert bg.name == "venue.background.png"
+    data = json.loads((tmp_path / "venue.json").read_text(encoding="utf-8"))
+    assert data["version"] == 1 and data["background"] == "venue.background.png"
+    assert (tmp_path / "venue.json").stat().st_size < 4000  # statistics, not images
+    back = Calibration.load(tmp_path / "venue.json")
+    assert back.image_size == cal.image_size and back.work_size == cal.work_size
+    assert back.stick_length == pytest.approx(cal.stick_length, abs=0.01)
+    assert np.array_equal(back.background, cal.background)
+    assert back.faces.score(np.array(cal.faces.back)) == pytest.approx(
+        cal.faces.score(np.array(cal.faces.back)), abs=0.01)
+    assert back.mark.threshold == pytest.approx(cal.mark.threshold, abs=1e-3)
+    assert back.segment.shadow_suppression == cal.segment.shadow_suppression
+
+
+@pytest.fixture(scope="module")
+def saved(cal: Calibration, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("cal") / "cal.json"
+    cal.save(path)
+    return path
+
+
+def _saved(saved: Path, tmp_path: Path) -> tuple[Path, dict[str, object]]:
+    import shutil
+
+    shutil.copy(saved, tmp_path / "cal.json")
+    shutil.copy(saved.with_name("cal.background.png"), tmp_path / "cal.background.png")
+    path = tmp_path / "cal.json"
+    return path, json.loads(path.read_text(encoding="utf-8"))
+
+
+@pytest.mark.parametrize(
+    ("edit", "message"),
+    [
+        (lambda d: d.pop("stick"), "missing field 'stick'"),
+        (lambda d: d.pop("version"), "missing field 'version'"),
+        (lambda d: d.update(version=7), "version 7 is not supported"),
+        (lambda d: d.update(image_size=[1280]), "image_size must be"),
+        (lambda d: d.update(mat_polygon=[[0, 0], [1, 1]]), "at least 3 corners"),
+        (lambda d: d["stick"].update(length="long"), "must be a number"),
+        (lambda d: d["stick"].update(width=500), "impossible"),
+        (lambda d: d["faces"].update(features=["brightness"]), "do not match"),
+        (lambda d: d["mark"].update(lab=[1, 2]), "needs 3 numbers"),
+        (lambda d: d.update(background="nowhere.png"), "missing or unreadable"),
+        (lambda d: d.update(work_size=[320, 180]), "expected work_size 320x180"),
+    ],
+)
+def test_load_refuses_bad_files(saved: Path, tmp_path: Path, edit, message: str) -> None:  # type: ignore[no-untyped-def]
+    path, data = _saved(saved, tmp_path)
+    edit(data)
+    path.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+    with pytest.raises(CalibrationError, match=message):
+        Calibration.load(path)
+
+
+def test_load_refuses_missing_and_corrupt_files(tmp_path: Path) -> None:
+    with pytest.raises(CalibrationError, match="does not exist"):
+        Calibration.load(tmp_path / "nope.json")
+    bad = tmp_path / "bad.json"
+    bad.write_text("{not json", encoding="utf-8")
+    with pytest.raises(CalibrationError, match="not readable JSON"):
+        Calibration.load(bad)
+    bad.write_text("[1, 2]", encoding="utf-8")
+    with pytest.raises(CalibrationError, match="JSON object"):
+        Calibration.load(bad)
+
+
+def test_load_refuses_a_corrupt_background(saved: Path, tmp_path: Path) -> None:
+    path, _ = _saved(saved, tmp_path)
+    (tmp_path / "cal.background.png").write_bytes(b"\x89PNG broken")
+    with pytest.raises(CalibrationError, match="missing or unreadable"):
+        Calibration.load(path)
+
+
+def test_refuses_three_sticks_naming_the_image(triplet: tuple[np.ndarray, np.ndarray, np.ndarray]) -> None:
+    empty, _, back = triplet
+    spots = [(400, 250, 20), (800, 230, 100), (420, 500, 160)]
+    three = S.render([S.Stick(x, y, a, "배", marked=i == 0) for i, (x, y, a) in enumerate(spots)], 3)
+    with pytest.raises(CalibrationError, match="belly image"):
+        calibrate(empty, three, back)
+    three_back = S.render([S.Stick(x, y, a, "등") for x, y, a in spots], 4)
+    with pytest.raises(CalibrationError, match="back image"):
+        calibrate(empty, triplet[1], three_back)
+
+
+def test_refuses_touching_sticks(triplet: tuple[np.ndarray, np.ndarray, np.ndarray]) -> None:
+    empty, _, back = triplet
+    sticks = [S.Stick(400, 250, 0, "배", marked=True), S.Stick(400, 267, 0, "배"),
+              S.Stick(800, 300, 90, "배"), S.Stick(600, 500, 45, "배")]
+    with pytest.raises(CalibrationError, match="belly image"):
+        calibrate(empty, S.render(sticks, 5), back)
+
+
+def test_refuses_unmarked_set(triplet: tuple[np.ndarray, np.ndarray, np.ndarray]) -> None:
+    empty, _, back = triplet
+    spots = [(400, 250, 20), (800, 230, 100), (420, 500, 160), (850, 520, 60)]
+    plain = S.render([S.Stick(x, y, a, "배") for x, y, a in spots], 6)
+    with pytest.raises(CalibrationError, match="빽도 mark"):
+        calibrate(empty, plain, back)
+
+
+def test_refuses_belly_and_back_swapped_for_the_same(triplet: tuple[np.ndarray, np.ndarray, np.ndarray]) -> None:
+    empty, belly, _ = triplet
+    with pytest.raises(CalibrationError, match="look too much alike"):
+        calibrate(empty, belly, belly)
+
+
+def test_refuses_images_of_different_sizes(triplet: tuple[np.ndarray, np.ndarray, np.ndarray]) -> None:
+    empty, belly, back = triplet
+    small = cv2.resize(back, (640, 360))
+    with pytest.raises(CalibrationError, match="back image is 640x360"):
+        calibrate(empty, belly, small)
+
+
+@pytest.mark.parametrize("bad", [np.zeros((0, 0, 3), np.uint8), np.zeros((10, 10, 3), np.uint8),
+                                 np.zeros((100, 100, 3), np.float32)])
+def test_refuses_bad_arrays(triplet: tuple[np.ndarray, np.ndarray, np.ndarray], bad: np.ndarray) -> None:
+    with pytest.raises(ImageError, match="empty"):
+        calibrate(bad, triplet[1], triplet[2])

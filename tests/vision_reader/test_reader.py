@@ -1,0 +1,166 @@
+"""Reading stills: exact results on the tests' own simple scenes, light and size changes,
+bad images; and accuracy over seeded batches from the product's scene generator."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import cv2
+import numpy as np
+import pytest
+
+from tests.vision_reader import scenes as S
+from yut_cam.vision.annotate import annotate
+from yut_cam.vision.calibration import Calibration, calibrate
+from yut_cam.vision.errors import ImageError
+from yut_cam.vision.reader import read_image
+
+
+@pytest.fixture(scope="module")
+def cal() -> Calibration:
+    return calibrate(*S.calibration_set())
+
+
+SIMPLE = [
+    ("등등등등", None, "모"),
+    ("배등등등", None, "도"),
+    ("배등등등", 0, "빽도"),
+    ("등배등등", 0, "도"),  # the marked stick shows its round side
+    ("배배등등", 1, "개"),
+    ("배배배등", 2, "걸"),
+    ("배배배배", 3, "윷"),
+]
+
+
+@pytest.mark.parametrize(("faces", "marked", "expected"), SIMPLE)
+@pytest.mark.parametrize("seed", [0, 1])
+def test_simple_scenes(cal: Calibration, faces: str, marked: int | None, expected: str, seed: int) -> None:
+    img = S.render(S.four(faces, marked, seed=seed), seed=seed + 10)
+    r = read_image(img, cal)
+    assert (r.result, r.needs_referee) == (expected, False), r.reasons
+    assert len(r.sticks) == 4 and all(s.on_mat for s in r.sticks)
+    assert r.confidence > 0.8
+
+
+def test_light_change_since_calibration(cal: Calibration) -> None:
+    # warmer and 25% darker than at calibration
+    img = S.render(S.four("배배등등", 0, seed=3), seed=13, gain=(0.65, 0.75, 0.85))
+    r = read_image(img, cal)
+    assert (r.result, r.needs_referee) == ("개", False), r.reasons
+
+
+def test_stick_wholly_off_the_mat_is_nak(cal: Calibration) -> None:
+    place = [(400, 250, 20), (800, 230, 100), (420, 500, 160), (60, 400, 90)]  # last on the floor
+    r = read_image(S.render(S.four("배배등등", seed=4, place=place), seed=14), cal)
+    assert r.result == "낙"
+    assert [s.on_mat for s in r.sticks].count(False) == 1
+
+
+def test_stick_across_the_mat_edge_is_on_the_mat(cal: Calibration) -> None:
+    place = [(400, 250, 20), (800, 230, 100), (420, 500, 160), (140, 380, 0)]  # across the left edge
+    r = read_image(S.render(S.four("배배등등", seed=5, place=place), seed=15), cal)
+    assert r.result == "개"
+    assert all(s.on_mat for s in r.sticks)
+
+
+def test_touching_sticks_are_split(cal: Calibration) -> None:
+    place = [(500, 300, 0), (500, 318, 0), (800, 400, 80), (300, 550, 30)]  # two side by side
+    r = read_image(S.render(S.four("배등등등", 0, seed=6, place=place), seed=16), cal)
+    assert len(r.sticks) == 4
+    assert r.result == "빽도" or r.needs_referee
+
+
+def test_fewer_than_four_sticks_is_nak(cal: Calibration) -> None:
+    sticks = S.four("배배등등", seed=7)[:3]
+    r = read_image(S.render(sticks, seed=17), cal)
+    assert r.result == "낙" and len(r.sticks) == 3
+
+
+def test_rescaled_image_with_same_aspect(cal: Calibration) -> None:
+    img = S.render(S.four("배배배등", 1, seed=8), seed=18)
+    small = cv2.resize(img, (960, 540), interpolation=cv2.INTER_AREA)
+    r = read_image(small, cal)
+    assert r.result == "걸"
+    xs = [x for s in r.sticks for x, _ in s.box]
+    assert max(xs) < 960  # boxes in the coordinates of the image given
+
+
+def test_other_aspect_is_refused(cal: Calibration) -> None:
+    img = S.render(S.four("배배배등", seed=9), seed=19)
+    with pytest.raises(ImageError, match="another aspect ratio"):
+        read_image(img[:, :1000], cal)
+
+
+@pytest.mark.parametrize(
+    ("image", "message"),
+    [
+        (np.zeros((0, 0, 3), np.uint8), "empty"),
+        (np.zeros((720, 1280, 3), np.float64), "8-bit"),
+        (np.zeros((720, 1280, 5), np.uint8), "colour image"),
+        (np.full((720, 1280, 3), 128, np.uint8), "blank"),
+    ],
+)
+def test_bad_images(cal: Calibration, image: np.ndarray, message: str) -> None:
+    with pytest.raises(ImageError, match=message):
+        read_image(image, cal)
+
+
+def test_annotate_draws_without_changing_the_input(cal: Calibration) -> None:
+    img = S.render(S.four("배등등등", 0, seed=2), seed=12)
+    before = img.copy()
+    r = read_image(img, cal)
+    out = annotate(img, r, cal)
+    assert np.array_equal(img, before)
+    assert out.shape == img.shape and not np.array_equal(out, img)
+
+
+# --- the product's generator: seeded batches per case -------------------------------
+
+synth = pytest.importorskip("yut_cam.vision.synth")
+
+N_PER_STYLE = 10
+
+
+@pytest.fixture(scope="module")
+def venues() -> list[tuple[object, Calibration]]:
+    rng = np.random.default_rng(20261130)
+    styles = [synth.SceneStyle(), synth.random_style(rng)]
+    out = []
+    for style in styles:
+        ci = synth.render_calibration(style)
+        out.append((style, calibrate(ci.empty, ci.belly, ci.back, list(ci.mat_polygon))))
+    return out
+
+
+# Flag rates per case are bounds for these two venues, not the product's targets (the
+# benchmark measures those over hundreds of throws): in the default venue, dark 등 sticks
+# lying across the dark rim onto a dark wooden floor are often only partly visible, and
+# the reader asks the referee instead of guessing.
+@pytest.mark.parametrize(
+    ("case", "faces", "max_flagged"),
+    [("clean", None, 0.10), ("touching", None, 0.35), ("edge", None, 0.40), ("낙", None, 0.30),
+     ("clean", "빽도", 0.10)],
+)
+def test_generated_batches(venues: list[tuple[object, Calibration]], case: str, faces: str | None,
+                           max_flagged: float) -> None:
+    tally: Counter[str] = Counter()
+    for k, (style, cal) in enumerate(venues):
+        rng = np.random.default_rng([k, len(case), 7])
+        for _ in range(N_PER_STYLE):
+            face_list = None
+            if faces == "빽도":  # only the marked stick 배 up
+                marked = style.marked_stick  # type: ignore[attr-defined]
+                face_list = ["배" if i == marked else "등" for i in range(4)]
+            img, truth = synth.render_throw(style, rng, case=case, faces=face_list)
+            r = read_image(img, cal)
+            if faces == "빽도":
+                assert truth.result == "빽도"
+            if r.needs_referee:
+                tally["flagged"] += 1
+            else:
+                tally["right" if r.result == truth.result else "wrong"] += 1
+                if truth.result == "낙":
+                    assert r.result == "낙", "낙 missed without asking the referee"
+    total = sum(tally.values())
+    assert tally["flagged"] <= max_flagged * total, tally
+    assert tally["right"] >= 0.95 * (tally["right"] + tally["wrong"]), tally
