@@ -550,7 +550,7 @@ def _not_floor_hull(lab: F32, core_hull: npt.NDArray[np.int32], core: U8) -> npt
     thr = max(float(np.percentile(ring_d, 97)) * 1.3 + 2.0, 0.5 * float(np.linalg.norm(mat_colour - floor)))
     not_floor = (d > thr).astype(np.uint8) * 255
     k = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (7, 7))
-    not_floor = cv2.morphologyEx(not_floor, cv2.MORPH_OPEN, k)
+    not_floor = np.asarray(cv2.morphologyEx(not_floor, cv2.MORPH_OPEN, k), np.uint8)
     not_floor |= core * 255
     n, labels = cv2.connectedComponents(not_floor)
     cy, cx = np.argwhere(core > 0).mean(axis=0).astype(int)
