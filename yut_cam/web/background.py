@@ -33,7 +33,7 @@ def loop_dispatcher() -> Callable[[Callable[[], None]], None]:
     """A function that runs a callable on the service's loop, from any OS thread."""
     if not gevent_active():
         return lambda fn: fn()
-    import gevent  # type: ignore[import-untyped]
+    import gevent
 
     hub = gevent.get_hub()
 

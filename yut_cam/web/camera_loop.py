@@ -16,6 +16,7 @@ import logging
 import threading
 import time
 from collections import deque
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -48,8 +49,15 @@ def card_image(text: str, size: tuple[int, int] = (320, 180)) -> bytes:
 
 
 class CameraLoop:
-    def __init__(self, service: MatchService, spec: str, calibration: str | None, *, fps: float = 30.0) -> None:
+    def __init__(self, service: MatchService, spec: str, calibration: str | None, *, fps: float = 30.0,
+                 source_factory: Callable[[], Any] | None = None) -> None:
+        from yut_cam.vision.motion import SettleWatcher
+
         self.service = service
+        self.source_factory = source_factory
+        self.watcher = SettleWatcher()
+        self._pre: deque[Any] = deque(maxlen=PRE_ROLL)
+        self._clip: list[Any] | None = None
         self.spec = spec
         self.calibration_path = calibration
         self.period = 1.0 / fps
@@ -86,10 +94,47 @@ class CameraLoop:
             raise ValueError("no calibration file (serve --calibration CAL.json)")
         return Calibration.load(Path(self.calibration_path))
 
-    def run(self) -> None:
-        from yut_cam.vision.motion import SettleWatcher
+    def open_source(self) -> Any:
+        """The frame source, wrapped so a lost camera is reported and reopened."""
         from yut_cam.vision.sources import ResilientSource, SourceEvent, open_source
 
+        def report(event: SourceEvent) -> None:
+            self._set_status(event.kind == "recovered", f"카메라 {event.kind}: {event.message}")
+
+        factory = self.source_factory or (lambda: open_source(self.spec))
+        return ResilientSource(factory, clock=self.service.monotonic, report=report)
+
+    def poll(self, source: Any, calibration: Any) -> bool:
+        """Read and handle one frame; False when there was none (camera down or ended)."""
+        frame = source.read()
+        if frame is None:
+            if source.healthy:
+                self._set_status(False, "카메라 영상이 끝났습니다")
+            return False
+        if not self._status["ok"]:
+            self._set_status(True, "카메라 정상")
+        self.feed(frame, calibration)
+        return True
+
+    def feed(self, frame: Any, calibration: Any) -> str | None:
+        """Watch the lores stream; at a settle read, record and publish. → the event kind."""
+        event = self.watcher.update(frame.lores)
+        if self._clip is not None and len(self._clip) < CLIP_LIMIT:
+            self._clip.append(frame.main)
+        elif self._clip is None:
+            self._pre.append(frame.main)
+        if event is None:
+            return None
+        if event.kind == "start":
+            self._clip = list(self._pre)
+        elif event.kind == "settled":
+            self._settled(frame.main, self._clip or [frame.main], calibration)
+            self._clip = None
+        elif event.kind == "abandoned":
+            self._clip = None
+        return str(event.kind)
+
+    def run(self) -> None:
         calibration: Any = None
         while calibration is None and not self._stop.is_set():
             try:
@@ -99,38 +144,13 @@ class CameraLoop:
                 self._stop.wait(10.0)
         if calibration is None:
             return
-
-        def report(event: SourceEvent) -> None:
-            self._set_status(event.kind == "recovered", f"카메라 {event.kind}: {event.message}")
-
-        source = ResilientSource(lambda: open_source(self.spec), report=report)
-        watcher = SettleWatcher()
-        pre: deque[Any] = deque(maxlen=PRE_ROLL)
-        clip: list[Any] | None = None
+        source = self.open_source()
         next_due = time.monotonic()
         try:
             while not self._stop.is_set():
-                frame = source.read()
-                if frame is None:
-                    if source.healthy:
-                        self._set_status(False, "카메라 영상이 끝났습니다")
+                if not self.poll(source, calibration):
                     self._stop.wait(0.2)
                     continue
-                if not self._status["ok"]:
-                    self._set_status(True, "카메라 정상")
-                event = watcher.update(frame.lores)
-                if clip is not None and len(clip) < CLIP_LIMIT:
-                    clip.append(frame.main)
-                elif clip is None:
-                    pre.append(frame.main)
-                if event is not None:
-                    if event.kind == "start":
-                        clip = list(pre)
-                    elif event.kind == "settled":
-                        self._settled(frame.main, clip or [frame.main], calibration)
-                        clip = None
-                    elif event.kind == "abandoned":
-                        clip = None
                 if self.paced:
                     next_due = max(next_due + self.period, time.monotonic() - self.period)
                     self._stop.wait(max(0.0, next_due - time.monotonic()))

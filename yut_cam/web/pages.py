@@ -64,8 +64,8 @@ def login_page() -> str:
 @referee.post("/login")
 def login() -> Any:
     wants_json = request.is_json
-    data = request.get_json(silent=True) if wants_json else request.form
-    pin = data.get("pin") if isinstance(data, dict) or hasattr(data, "get") else None
+    data: Any = request.get_json(silent=True) if wants_json else request.form
+    pin = data.get("pin") if data is not None and hasattr(data, "get") else None
     try:
         if not isinstance(pin, str) or not pin:
             raise NotLoggedInError("enter the referee PIN", rule="심판 로그인")

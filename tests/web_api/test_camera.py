@@ -1,0 +1,92 @@
+"""The camera loop: a generated throw goes watcher → reader → capture files → reading;
+a lost camera is reported in the state and comes back."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from tests.web_api.conftest import FakeClock, Referee
+from yut_cam.rules import RESULTS
+from yut_cam.web.camera_loop import CameraLoop
+
+SIZE = (480, 270)
+
+
+@dataclass(frozen=True)
+class Scene:
+    frames: list[Any]
+    calibration: Any
+    truth: str
+
+
+@pytest.fixture(scope="module")
+def scene() -> Scene:
+    from yut_cam.vision import synth
+    from yut_cam.vision.calibration import calibrate
+    from yut_cam.vision.errors import CalibrationError
+
+    for seed in range(20261130, 20261140):
+        rng = np.random.default_rng(seed)
+        style = synth.random_style(rng)
+        shots = synth.render_calibration(style, SIZE)
+        try:
+            cal = calibrate(shots.empty, shots.belly, shots.back, list(shots.mat_polygon))
+        except CalibrationError:
+            continue
+        frames, truth, _settled = synth.render_clip(style, rng, SIZE, case="clean", hand=False, rest=20)
+        return Scene(frames, cal, synth.result_of(truth.sticks))
+    pytest.fail("no generated venue calibrates")
+
+
+def test_a_throw_becomes_a_reading(app: Flask, client: FlaskClient, referee: Referee, match_id: int,
+                                   scene: Scene) -> None:
+    from yut_cam.vision.sources import FakeCamera
+
+    service = app.extensions["yut_cam.service"]
+    loop = CameraLoop(service, "fake:test", None, source_factory=lambda: FakeCamera(scene.frames))
+    service.camera_status = loop.status
+    source = loop.open_source()
+    while loop.poll(source, scene.calibration):
+        pass
+    assert loop.readings == 1
+    state = client.get(f"/api/matches/{match_id}").json
+    reading = state["reading"]
+    assert reading["n"] == 1 and reading["result"] in [r.value for r in RESULTS] and len(reading["sticks"]) >= 1
+    assert reading["result"] == scene.truth  # a clean synthetic throw is read right
+    for name in ("settled.jpg", "annotated.jpg", "clip.avi", "reading.json"):
+        with client.get(f"/api/matches/{match_id}/captures/1/{name}") as resp:
+            assert resp.status_code == 200, name
+    assert state["camera"]["message"] == "카메라 영상이 끝났습니다" and state["camera"]["ok"] is False
+    confirmed = referee.post(f"/api/matches/{match_id}/reading/confirm", {"result": reading["result"]}).json
+    assert confirmed["state"]["last_throw_image"] == f"/api/matches/{match_id}/captures/1/annotated.jpg"
+
+
+def test_a_lost_camera_is_reported_and_retried(app: Flask, client: FlaskClient, match_id: int, scene: Scene,
+                                               clock: FakeClock) -> None:
+    from yut_cam.vision import sources
+
+    cameras: list[Any] = []
+
+    def plug() -> Any:
+        cam = sources.FakeCamera(scene.frames[:10], fail_after=3 if not cameras else None)
+        cameras.append(cam)
+        return cam
+
+    service = app.extensions["yut_cam.service"]
+    loop = CameraLoop(service, "fake:test", None, source_factory=plug)
+    service.camera_status = loop.status
+    source = loop.open_source()
+    assert [loop.poll(source, scene.calibration) for _ in range(4)] == [True, True, True, False]
+    camera = client.get(f"/api/matches/{match_id}").json["camera"]
+    assert camera["ok"] is False and "lost" in camera["message"] and "unplugged" in camera["message"]
+    assert loop.poll(source, scene.calibration) is False  # waits before retrying
+    clock.advance(1.0)
+    assert loop.poll(source, scene.calibration) is True
+    assert client.get(f"/api/matches/{match_id}").json["camera"]["ok"] is True
+    assert len(cameras) == 2
