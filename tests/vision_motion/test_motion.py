@@ -199,3 +199,21 @@ def test_live_stream_survives_a_camera_loss() -> None:
     assert [e.kind for e in events] == ["lost", "recovered"]
     assert len(opened) == 2
     assert len(out) == 1 and abs(out[0]["settled_frame"] - settled) <= 8
+
+
+@pytest.mark.parametrize("seed", [41, 42, 44])
+@pytest.mark.parametrize("step", [0.75, 0.85, 1.2, 1.35])
+def test_an_exposure_step_is_no_throw(step: float, seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    frames = _empty_clip(rng, 90, drift=0.0, arm=False)
+    stepped = frames[:40] + [np.clip(f.astype(np.float32) * step, 0, 255).astype(np.uint8) for f in frames[40:]]
+    assert "settled" not in [e.kind for e in _watch(stepped)]
+
+
+def test_changed_mask_fits_gain() -> None:
+    bg = np.tile(np.linspace(40, 200, 80, dtype=np.float32), (60, 1))  # a lit gradient
+    cur = (bg * 1.15).astype(np.uint8)
+    assert int(changed_mask(cur, bg, 8).sum()) == 0
+    assert int(changed_mask(cur, bg, 8, fit_gain=False).sum()) > 100
+    cur[20:30, 30:40] = 0
+    assert 100 <= int(changed_mask(cur, bg, 8).sum()) <= 150

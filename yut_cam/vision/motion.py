@@ -30,7 +30,9 @@ Decisions (documented for the tests):
 * after a settle the watcher re-arms only once the view matches the empty mat for
   ``clear_frames`` frames (the sticks were picked up);
 * the background and the noise level are re-learned slowly while idle, so light drift
-  and camera noise set their own thresholds.
+  and camera noise set their own thresholds; the comparison with the background fits
+  gain and offset first, so an exposure step (auto exposure, a cloud, lights dimmed) is
+  not taken for sticks left on the mat.
 """
 
 from __future__ import annotations
@@ -80,10 +82,30 @@ def moving_pixels(a: NDArray[np.generic], b: NDArray[np.generic], threshold: flo
     return int(np.count_nonzero(np.abs(d) > threshold))
 
 
-def changed_mask(frame: NDArray[np.generic], background: NDArray[np.generic], threshold: float) -> NDArray[np.bool_]:
-    """Pixels differing from ``background`` by more than ``threshold`` (offset removed,
-    3x3 smoothed so single noisy pixels do not count)."""
+def changed_mask(frame: NDArray[np.generic], background: NDArray[np.generic], threshold: float,
+                 fit_gain: bool = True) -> NDArray[np.bool_]:
+    """Pixels differing from ``background`` by more than ``threshold``, 3x3 smoothed so
+    single noisy pixels do not count.  The background is first matched to the frame's
+    exposure: offset only, or with ``fit_gain`` gain and offset (a robust fit on a
+    subsample), so an exposure or white-balance step is not "something on the mat"."""
     d = _diff(frame, background)
+    if fit_gain:
+        fr = np.asarray(frame, np.float32)
+        bgf = np.asarray(background, np.float32)
+        f, b = fr[::4, ::4].ravel(), bgf[::4, ::4].ravel()
+        keep = (f < 250) & (f > 5)  # clipped pixels say nothing about the gain
+        gain = 1.0
+        for _ in range(2):  # least squares, then again without the outliers (the sticks)
+            if int(keep.sum()) < 50 or float(b[keep].std()) < 1.0:
+                break
+            bk, fk = b[keep], f[keep]
+            gain = float(np.clip(np.cov(bk, fk)[0, 1] / max(float(bk.var()), 1e-6), 0.5, 2.0))
+            r = f - np.float32(gain) * b
+            keep &= np.abs(r - np.median(r[keep])) < 2 * threshold + 6
+        if abs(gain - 1.0) > 0.02:
+            d = fr - np.float32(gain) * bgf
+            # both near white: clipping, not a change
+            d[np.minimum(fr, bgf * np.float32(gain)) >= 235] = np.float32(np.median(d[::4, ::4]))
     d -= np.float32(np.median(d[::4, ::4]))
     d = np.asarray(cv2.blur(d, (3, 3)), np.float32)
     out: NDArray[np.bool_] = np.abs(d) > threshold
