@@ -102,7 +102,7 @@ def worker_rss_kib(pid: int) -> int:
         children = [int(c) for c in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
     except OSError:
         return 0
-    return sum(rss_kib(c) - 0 for c in children[:1])
+    return sum(rss_kib(c) for c in children[:1])
 
 
 def pct(values: list[float], q: float) -> float:
@@ -141,8 +141,8 @@ async def run(server: LiveServer, clients: int, events: int, interval: float, ti
             break
         event = {"type": "stoppage", "reason": "bench"} if k % 2 == 0 else {"type": "resume"}
         sent = time.perf_counter()
-        status, body = await loop.run_in_executor(
-            None, lambda e=event: ref.post(f"/api/matches/{match_id}/events", {"event": e}))
+        path = f"/api/matches/{match_id}/events"
+        status, body = await loop.run_in_executor(None, ref.post, path, {"event": event})
         post_rtt.append(time.perf_counter() - sent)
         if status != 200:
             raise RuntimeError(f"POST refused: {status} {body}")

@@ -87,7 +87,7 @@ class RefereeHttp:
     def login(self, pin: str) -> None:
         """POST the PIN as JSON to /referee/login; keep the cookie and the CSRF token."""
         parsed = urllib.parse.urlsplit(self.url)
-        conn = http.client.HTTPConnection(parsed.hostname, parsed.port, timeout=10)
+        conn = http.client.HTTPConnection(parsed.hostname or "127.0.0.1", parsed.port, timeout=10)
         try:
             conn.request("POST", "/referee/login", json.dumps({"pin": pin}),
                          {"Content-Type": "application/json", "Accept": "application/json"})

@@ -248,3 +248,9 @@ def test_timer_without_hardware(client: FlaskClient) -> None:
 def test_unknown_api_path_is_json_404(client: FlaskClient) -> None:
     resp = client.get("/api/nope")
     assert resp.status_code == 404 and "error" in resp.json
+
+
+def test_replay_pages_are_mounted(client: FlaskClient, referee: Referee, match_id: int) -> None:
+    referee.ok(match_id, {"type": "throw", "team": 0, "result": "개"})
+    resp = client.get(f"/replay/{match_id}/timeline.json")
+    assert resp.status_code == 200 and resp.is_json

@@ -59,6 +59,9 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.register_blueprint(pages.referee)
     app.register_blueprint(api.bp)
     app.register_blueprint(stream.bp)
+    from yut_cam.replay.web import replay_bp  # the recorded-match review pages (read only)
+
+    app.register_blueprint(replay_bp)
     _error_handlers(app)
 
     from yut_cam.web.background import attach_hardware, start_background
