@@ -65,10 +65,24 @@ def test_move_made_in_console_appears_on_scoreboard(
     ref = console(open_page, server, match_id)
 
     server.post_event(match_id, {"type": "throw", "team": 0, "result": "개"})
+    # watch for the gliding piece (deterministic: a MutationObserver notes its keyframes)
+    board_page.evaluate("""() => {
+        window.glides = [];
+        new MutationObserver((records) => records.forEach((r) => r.addedNodes.forEach((n) => {
+            if (n.classList && n.classList.contains("ghost"))
+                window.glides.push(n.getAnimations()[0].effect.getKeyframes().map((k) => k.transform));
+        }))).observe(document.querySelector(".yut-board .pieces"), {childList: true});
+    }""")
     # a waiting piece enters: tap it in the tray, then the highlighted destination
     ref.click("#tray0 .tray-piece.selectable")
     ref.click('.yut-board .target[data-to="개"]')
     board_page.wait_for_selector('.yut-board .piece.team0[data-at="개"]')
+    board_page.wait_for_function("window.glides.length > 0")
+    glide = board_page.evaluate("window.glides[0]")
+    at = board_page.locator('.yut-board .station[data-name="개"]').get_attribute("transform")
+    x, y = re.findall(r"-?[\d.]+", at)
+    assert len(glide) == 3, glide  # off the board → 도 → 개, station by station
+    assert [float(v) for v in re.findall(r"-?[\d.]+", glide[-1])] == pytest.approx([float(x), float(y)], abs=0.01)
     assert board_page.locator("#team0 .tray-pieces.waiting svg").count() == 3
 
     server.post_event(match_id, {"type": "throw", "team": 1, "result": "걸"})
@@ -167,14 +181,17 @@ def test_refused_action_shows_the_rule_in_words(live_server_module: LiveServer, 
     match_id = server.create_match()
     ref = console(open_page, server, match_id)
     seq = ref.evaluate("Number(document.body.dataset.seq)")
-    # 작전타임 끝 while none is running: the button is off, the server would refuse it anyway
-    assert ref.locator("#a-timeout-end").is_disabled()
-    ref.evaluate("document.getElementById('a-timeout-end').disabled = false")
-    ref.click("#a-timeout-end")
+    # an over-time warning for the team that is not on the clock (청룡 throws first)
+    ref.click("#a-warning")
+    dialog = ref.locator("#dlg-warning")
+    dialog.locator('input[name="team"][value="1"] + span').click()
+    dialog.locator('input[name="reason"][value="throw_time"] + span').click()
+    dialog.locator('button[value="ok"]').click()
     toast = ref.wait_for_selector("#toast:not([hidden])")
     text = toast.inner_text()
-    assert "규정에 맞지 않아 거부됨" in text and "규정: 작전타임" in text
+    assert "규정에 맞지 않아 거부됨" in text and "규정: 시간 규정" in text, text
     assert live_state(server, match_id)["seq"] == seq
+    assert live_state(server, match_id)["match"]["warning_counts"] == [0, 0]
 
 
 def test_setup_and_throw_off_in_console(live_server_module: LiveServer, open_page: Callable[..., Any]) -> None:
@@ -202,3 +219,40 @@ def test_setup_and_throw_off_in_console(live_server_module: LiveServer, open_pag
     state = live_state(server, new_id)
     assert state["turn"] == 1 and state["match"]["lineups"][0]["reserves"] == ["자", "차"]
     assert state["match"]["first"] == 1
+
+
+def test_undo_substitution_and_timeout_from_console(
+    live_server_module: LiveServer, open_page: Callable[..., Any]
+) -> None:
+    server = live_server_module
+    match_id = server.create_match()
+    board_page = scoreboard(open_page, server, match_id)
+    ref = console(open_page, server, match_id)
+
+    # a wrong result confirmed by mistake is undone (and the undo stays in the record)
+    ref.click('#results .result[data-result="모"]')
+    board_page.wait_for_function("[...document.querySelectorAll('#pending .chip')].map(c => c.textContent).join() === '모'")
+    ref.click("#a-undo")
+    ref.locator("#dlg-confirm button[value='ok']").click()
+    board_page.wait_for_function("document.querySelectorAll('#pending .chip').length === 0")
+    events = [e["event"]["type"] for e in server.referee().get(f"/api/matches/{match_id}/events")[1]]
+    assert events[-2:] == ["throw", "undo"]
+
+    # 청룡 swaps 다온 for the reserve 바다
+    ref.click("#a-sub")
+    dialog = ref.locator("#dlg-sub")
+    dialog.locator("#sub-out").select_option("다온")
+    dialog.locator("#sub-in").select_option("바다")
+    dialog.locator('button[value="ok"]').click()
+    board_page.wait_for_function("document.querySelector('#team0 .lineup').textContent.includes('바다')")
+    assert board_page.inner_text("#team0 .v-sub") == "0"
+    assert "다온" not in board_page.inner_text("#team0 .lineup")
+
+    # 작전타임 for 백호: both pages show it; the button counts down what is left
+    ref.click("#a-timeout1")
+    board_page.wait_for_function("document.getElementById('shot-label').textContent.includes('작전타임')")
+    assert board_page.inner_text("#team1 .v-timeout") == "1"
+    ref.wait_for_function("document.getElementById('a-timeout-end').disabled === false")
+    ref.click("#a-timeout-end")
+    board_page.wait_for_function("!document.getElementById('shot-label').textContent.includes('작전타임')")
+    assert js_errors(board_page) == [] and js_errors(ref) == []

@@ -104,7 +104,7 @@ def test_big_screen_1920x1080(live_server_module: LiveServer, open_page: Callabl
     chips = page.locator("#pending .chip").all_inner_texts()
     assert chips == ["모", "개"]
     assert page.locator("#team0 .tray-pieces.finished svg").count() == 1
-    assert page.locator(".yut-board .piece.team0 .badge-text").all_text_contents() == ["×2"]
+    assert page.locator(".yut-board .piece.team0 .piece-count").all_text_contents() == ["2"]
     check_board_pixels(crop(image, board))
     # the clock digits are white on black: plenty of both inside the clock box
     digits = crop(image, box)

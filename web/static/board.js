@@ -30,14 +30,14 @@ function pieceShape(team, r, parent, cls) {
 }
 
 /** A small standalone SVG of one piece (for the waiting/finished trays), count inside if > 1. */
-export function pieceIcon(team, { count = 1, faded = false, size = 40, label = "" } = {}) {
+export function pieceIcon(team, { count = 1, faded = false, size = 40, label = "", mark = "" } = {}) {
   const svg = el("svg", { viewBox: "-32 -32 64 64", width: size, height: size,
     class: `piece-icon team${team}${faded ? " faded" : ""}`, role: "img" });
   el("title", {}, svg).textContent = label || `${TEAM_COLOUR[team]} 말`;
   pieceShape(team, PIECE_R, svg, "piece-body");
-  if (count > 1) {
-    const t = el("text", { class: "piece-count", y: 1 }, svg);
-    t.textContent = String(count);
+  if (count > 1 || mark) {
+    const t = el("text", { class: "piece-count", y: 2 }, svg);
+    t.textContent = mark || String(count);
   }
   return svg;
 }
@@ -141,10 +141,9 @@ export class BoardView {
         `${state.teams[g.team].name} (${TEAM_COLOUR[g.team]}) · ${g.at}` + (g.ids.length > 1 ? ` · ${g.ids.length}동 업음` : "");
       el("circle", { r: PIECE_R + 12, class: "halo" }, node);
       pieceShape(g.team, PIECE_R, node, "piece-body");
-      if (g.ids.length > 1) {
-        el("circle", { r: 17, cx: 26, cy: -26, class: "badge" }, node);
-        const t = el("text", { class: "badge-text", x: 26, y: -25 }, node);
-        t.textContent = `×${g.ids.length}`;
+      if (g.ids.length > 1) {   // 업기: the stack's size, big, inside the piece
+        const t = el("text", { class: "piece-count", y: 2 }, node);
+        t.textContent = String(g.ids.length);
       }
       node.addEventListener("click", (ev) => {
         ev.stopPropagation();

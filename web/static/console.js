@@ -221,8 +221,8 @@ function renderBoard() {
     }));
     if (!waiting) w.append(h("span", { class: "none" }, "없음"));
     const f = tray.querySelector(".tray-finished");
-    f.replaceChildren(...Array.from({ length: finished }, () => pieceIcon(t, { size: 32, faded: true })));
-    if (!finished) f.append(h("span", { class: "none" }, "없음"));
+    f.replaceChildren(...Array.from({ length: finished }, () => pieceIcon(t, { size: 32, mark: "✓" })));
+    if (!finished) f.append(h("span", { class: "none" }, "0"));
   }
 }
 
@@ -270,7 +270,7 @@ function renderMoves() {
   }
   list.replaceChildren(...[...groups].map(([from, ms]) => {
     const count = from === WAITING ? 1 : ms[0].pieces.length;
-    const label = from === WAITING ? "대기 말" : `${from}${count > 1 ? ` (${count}동)` : ""}`;
+    const label = from === WAITING ? "대기 말" : `${from} 자리${count > 1 ? ` (${count}동)` : ""}`;
     return h("div", { class: `move-group${from === selected ? " selected" : ""}` },
       h("button", { type: "button", class: "btn from", onclick: () => selectFrom(from) }, label),
       ...ms.map((m) => h("button", { type: "button", class: "btn move", dataset: { from: m.from, to: m.to, result: m.result },

@@ -26,7 +26,7 @@ function renderTeams() {
     const wEl = card.querySelector(".tray-pieces.waiting");
     const fEl = card.querySelector(".tray-pieces.finished");
     wEl.replaceChildren(...Array.from({ length: waiting }, () => pieceIcon(t, { size: 40, label: "대기 말" })));
-    fEl.replaceChildren(...Array.from({ length: finished }, () => pieceIcon(t, { size: 40, faded: true, label: "난 말" })));
+    fEl.replaceChildren(...Array.from({ length: finished }, () => pieceIcon(t, { size: 40, mark: "✓", label: "난 말" })));
     wEl.dataset.count = waiting;
     fEl.dataset.count = finished;
     if (!waiting) wEl.append(h("span", { class: "none" }, "없음"));
@@ -135,10 +135,11 @@ function renderResult() {
 
 function animate() {
   const lm = state.last_move;
-  if (!lm || !board) return;
-  if (lastAnimatedSeq === null) { lastAnimatedSeq = state.seq; return; }  // first paint: no replay
+  if (!board) return;
+  const first = lastAnimatedSeq === null;   // first paint: show the position, replay nothing
   if (state.seq === lastAnimatedSeq) return;
   lastAnimatedSeq = state.seq;
+  if (first || !lm) return;
   if (state.history?.length && state.history[state.history.length - 1].type !== "move") return;
   const from = lm.from ?? prevPositions?.get(`${lm.team}:${lm.pieces?.[0]}`) ?? null;
   board.animateMove(lm, from);
