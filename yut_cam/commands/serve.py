@@ -30,7 +30,7 @@ def register(subparsers: Any) -> None:
     d = subparsers.add_parser("demo", help="run a demo match: fake camera, mock GPIO, autopilot, on :8000")
     _common(d, host="127.0.0.1")
     d.add_argument("--no-autopilot", action="store_true", help="no autopilot: the referee plays every throw")
-    d.add_argument("--throws", type=int, default=36, help="generated throws for the fake camera (default 36)")
+    d.add_argument("--throws", type=int, default=24, help="generated throws for the fake camera (default 24)")
     d.set_defaults(handler=_demo)
 
 
@@ -52,7 +52,7 @@ def _common(p: argparse.ArgumentParser, host: str) -> None:
 
 def _config(args: argparse.Namespace) -> dict[str, Any]:
     var: Path = args.var
-    hardware = args.hardware or ("gpio" if os.environ.get("GPIOZERO_PIN_FACTORY", "mock") != "mock" else "mock")
+    hardware = args.hardware or os.environ.get("YUT_CAM_HARDWARE") or ("gpio" if _on_a_pi() else "mock")
     return {
         "VAR_DIR": str(var),
         "DB_PATH": str(args.db) if args.db else None,
@@ -62,6 +62,15 @@ def _config(args: argparse.Namespace) -> dict[str, Any]:
         "BOARD_ROTATION": args.rotation,
         "ALLOW_INJECTED_READINGS": bool(args.allow_injected_readings),
     }
+
+
+def _on_a_pi() -> bool:
+    if os.environ.get("GPIOZERO_PIN_FACTORY", "") == "mock":
+        return False
+    try:
+        return "Raspberry Pi" in Path("/proc/device-tree/model").read_text(errors="replace")
+    except OSError:
+        return False
 
 
 def _serve(args: argparse.Namespace) -> int:
@@ -77,7 +86,7 @@ def _demo(args: argparse.Namespace) -> int:
     config = _config(args)
     config["HARDWARE"] = "mock"
     try:
-        demo = prepare_demo(Path(args.var), throws=getattr(args, "throws", 36),
+        demo = prepare_demo(Path(args.var), throws=getattr(args, "throws", 24),
                             camera=not args.no_camera, db=args.db)
     except DemoError as exc:
         print(f"yut-cam demo: {exc}", file=sys.stderr)
@@ -92,6 +101,20 @@ def _demo(args: argparse.Namespace) -> int:
 
 
 def run_server(config: dict[str, Any], host: str, port: int, *, dev: bool = False) -> int:
+    """Check the settings and the store here, in the master (one clear error line, the new
+    PIN printed once), then serve; the app itself is created inside the worker."""
+    from yut_cam.store import EventStore, StoreError
+    from yut_cam.web.config import defaults, resolve
+
+    settings = defaults()
+    settings.update(config)
+    try:
+        resolve(settings)
+        EventStore(settings["DB_PATH"]).close()
+    except (OSError, StoreError) as exc:
+        print(f"yut-cam serve: {exc}", file=sys.stderr)
+        return 2
+    config = settings
     if dev:
         from yut_cam.web import create_app
 
