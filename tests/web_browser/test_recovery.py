@@ -39,3 +39,15 @@ def test_scoreboard_survives_a_server_restart(
         assert js_errors(page) == []
     finally:
         web_live.stop_live_server(server)
+
+
+def test_big_screen_waits_for_the_first_match(live_server: web_live.LiveServer, open_page: Callable[..., Any]) -> None:
+    page = open_page(1920, 1080)
+    page.goto(live_server.url + "/")
+    page.wait_for_selector("#empty:not([hidden])")
+    assert "진행 중인 경기가 없습니다" in page.inner_text("#empty")
+    match_id = live_server.create_match()
+    # the page looks for an open match every 5 s and then shows it by itself
+    page.wait_for_selector("body[data-seq]", timeout=30_000)
+    assert page.evaluate("document.body.dataset.matchId") == str(match_id)
+    assert page.locator(".yut-board .station").count() == 29

@@ -74,7 +74,12 @@ async function act(fn) {
 }
 
 function accept(data) {
-  if (data?.state) { state = data.state; clock.update(state.clock_sync); render(); }
+  // the answer to our own POST; the stream may already have brought something newer
+  if (data?.state && (!state || (data.state.seq ?? 0) >= (state.seq ?? 0))) {
+    state = data.state;
+    clock.update(state.clock_sync);
+    render();
+  }
   return data;
 }
 
@@ -169,10 +174,12 @@ function renderReading() {
     confirm.textContent = `✔ ${reading.result} 확인`;
     confirm.dataset.result = reading.result;
     confirm.hidden = false;
+    $("r-dismiss").hidden = false;
     $("r-note").textContent = "다르면 아래에서 맞는 결과를 한 번 누르세요";
   } else {
     $("r-caption").textContent = src ? "마지막 던지기 사진 · 새 판독 없음" : "카메라 판독 없음";
     confirm.hidden = true;
+    $("r-dismiss").hidden = true;
     $("r-note").textContent = throwPhase() ? "카메라 없이: 던진 결과를 한 번 누르세요" : "지금은 던질 차례가 아닙니다";
   }
   const enabled = throwPhase() || !!reading;
@@ -311,7 +318,7 @@ function renderHistory() {
 function renderGap() {
   const gap = state.offline_gap;
   $("gap").hidden = !(typeof gap === "number" && gap > 0 && state.status !== "finished");
-  if (!$("gap").hidden) $("gap-text").textContent = `서버가 꺼져 있던 ${Math.round(gap)}초 동안 경기 시간이 흐르지 않았습니다. 경기 시간에서 뺄까요?`;
+  if (!$("gap").hidden) $("gap-text").textContent = `서버가 꺼져 있던 ${Math.round(gap)}초는 경기 시계에 들어가지 않았습니다. 남은 경기 시간에서 뺄까요?`;
 }
 
 // ---------------------------------------------------------------- clocks (interpolated locally)
@@ -442,6 +449,7 @@ $("match-select").addEventListener("change", (ev) => { if (ev.target.value) swit
 // ---------------------------------------------------------------- buttons
 
 $("r-confirm").addEventListener("click", (ev) => confirmResult(ev.currentTarget.dataset.result));
+$("r-dismiss").addEventListener("click", () => act(async () => accept(await api("POST", `/api/matches/${matchId}/reading/dismiss`, {}))));
 document.querySelectorAll("#results .result").forEach((b) => b.addEventListener("click", () => confirmResult(b.dataset.result)));
 
 function confirmDialog(title, text) {

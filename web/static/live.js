@@ -97,13 +97,18 @@ export class LiveConnection {
     if (this.closed) return;
     try {
       const r = await fetch(`/api/matches/${this.id}`, { cache: "no-store" });
-      if (r.ok) this.deliver(await r.json(), true);
+      if (r.ok) this.deliver(await r.json());
     } catch (_) { /* the stream's error handler reports it */ }
   }
 
-  deliver(state, fresh = false) {
-    if (typeof state?.seq === "number" && state.seq < this.lastSeq && !fresh) return;
-    if (typeof state?.seq === "number") this.lastSeq = state.seq;
+  /** Hand a state to the page unless it is older than one already shown (a slow refetch
+   *  overtaken by the stream); right after a (re)connect anything goes. */
+  deliver(state) {
+    if (typeof state?.seq === "number") {
+      if (state.seq < this.lastSeq && !this.fresh) return;
+      this.lastSeq = state.seq;
+    }
+    this.fresh = false;
     this.onState(state);
   }
 
@@ -114,12 +119,13 @@ export class LiveConnection {
       this.retry = 0;
       if (!this.connected) {
         this.connected = true;
+        this.fresh = true;  // the server may have restarted: accept its state as it is
         this.onStatus(true);
         this.refetch();   // whatever happened while we were away (the stream also sends it)
       }
     });
     es.addEventListener("state", (ev) => {
-      try { this.deliver(JSON.parse(ev.data), true); } catch (e) { console.error("bad state event", e); }
+      try { this.deliver(JSON.parse(ev.data)); } catch (e) { console.error("bad state event", e); }
       if (!this.connected) { this.connected = true; this.onStatus(true); }
     });
     es.addEventListener("reading", (ev) => {

@@ -35,6 +35,10 @@ function renderTeams() {
     card.querySelector(".v-timeout").textContent = m.timeouts_left?.[t] ?? 2;
     card.querySelector(".v-sub").textContent = m.substitutions_left?.[t] ?? 1;
     card.classList.toggle("has-warn", (m.warning_counts?.[t] ?? 0) > 0);
+    const skip = m.skip_turns?.[t] ?? 0;
+    const skipEl = card.querySelector(".v-skip");
+    skipEl.textContent = skip ? `차례 쉼 ${skip}` : "";
+    skipEl.hidden = !skip;
     card.classList.toggle("on-turn", state.turn === t && state.phase !== "over");
     const lineup = m.lineups?.[t];
     const ol = card.querySelector(".lineup");
@@ -242,8 +246,22 @@ async function waitForMatch() {
   }
 }
 
+/** The big screen at "/" follows the referee: when a newer match opens, show that one. */
+async function followCurrentMatch() {
+  for (;;) {
+    await new Promise((res) => setTimeout(res, 20000));
+    try {
+      const r = await fetch("/api/matches", { cache: "no-store" });
+      if (!r.ok) continue;
+      const open = (await r.json()).filter((m) => m.status === "open").map((m) => m.id);
+      if (open.length && Math.max(...open) > Number(matchId)) { location.reload(); return; }
+    } catch (_) { /* offline: the stream shows it */ }
+  }
+}
+
 async function main() {
   if (!matchId) { waitForMatch(); return; }
+  if (location.pathname === "/") followCurrentMatch();
   for (let attempt = 0; !board; attempt++) {
     try { board = new BoardView($("board"), await fetchBoard()); }
     catch (e) { setConnected(false); await new Promise((r) => setTimeout(r, Math.min(5000, 500 * 2 ** attempt))); }
