@@ -158,11 +158,14 @@ async def run(server: LiveServer, clients: int, events: int, interval: float, ti
     latencies = [c.seen[s] - t for c in states for s, t in posted.items() if s in c.seen]
     missing = sum(1 for c in states if c.first_state for s in posted if s not in c.seen)
     first = [c.first_state - c.opened for c in states if c.first_state is not None]
+    last_client = [max(c.seen[s] for c in states if s in c.seen) - t for s, t in posted.items()]
     return {
         "clients": clients, "connected": connected, "events": len(posted), "deliveries": len(latencies),
         "missing": missing, "errors": sum(1 for c in states if c.error),
         "latency_median_ms": statistics.median(latencies) * 1000 if latencies else float("nan"),
         "latency_p99_ms": pct(latencies, 0.99) * 1000, "latency_max_ms": max(latencies, default=0) * 1000,
+        "last_client_median_ms": statistics.median(last_client) * 1000 if last_client else float("nan"),
+        "last_client_max_ms": max(last_client, default=0) * 1000,
         "first_state_median_ms": statistics.median(first) * 1000 if first else float("nan"),
         "first_state_p99_ms": pct(first, 0.99) * 1000,
         "post_rtt_median_ms": statistics.median(post_rtt) * 1000 if post_rtt else float("nan"),

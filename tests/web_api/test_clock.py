@@ -153,3 +153,45 @@ def test_no_gap_for_a_stopped_clock(config: dict[str, Any], clock: FakeClock) ->
         assert state["offline_gap"] is None and state["clock_sync"] == state["clock_sync"] | {"t": 7.0, "running": False}
     finally:
         close_app(again)
+
+
+def test_a_pending_reading_survives_a_restart(config: dict[str, Any], clock: FakeClock) -> None:
+    from tests.web_api.conftest import HEADER
+
+    app = create_app(config)
+    referee = Referee(app.test_client())
+    mid = referee.post("/api/matches", HEADER).json["id"]
+    referee.post(f"/api/matches/{mid}/reading", {"result": "개"})
+    referee.post(f"/api/matches/{mid}/reading/confirm", {"result": "개"})
+    referee.ok(mid, {"type": "move", "team": 0, "result": "개", "piece": 0})
+    pending = referee.post(f"/api/matches/{mid}/reading", {"result": "윷", "confidence": 0.8}).json
+    close_app(app)
+    again = create_app(config)
+    try:
+        state = again.test_client().get(f"/api/matches/{mid}").json
+        assert state["reading"] == pending and state["last_throw_image"].endswith("/captures/1/annotated.jpg")
+        ref = Referee(again.test_client())
+        ref.post(f"/api/matches/{mid}/reading/confirm", {"result": "윷"})
+    finally:
+        close_app(again)
+    third = create_app(config)
+    try:
+        assert third.test_client().get(f"/api/matches/{mid}").json["reading"] is None  # confirmed: gone
+    finally:
+        close_app(third)
+
+
+def test_a_dismissed_reading_stays_dismissed_after_a_restart(config: dict[str, Any]) -> None:
+    from tests.web_api.conftest import HEADER
+
+    app = create_app(config)
+    referee = Referee(app.test_client())
+    mid = referee.post("/api/matches", HEADER).json["id"]
+    referee.post(f"/api/matches/{mid}/reading", {"result": "개"})
+    referee.post(f"/api/matches/{mid}/reading/dismiss")
+    close_app(app)
+    again = create_app(config)
+    try:
+        assert again.test_client().get(f"/api/matches/{mid}").json["reading"] is None
+    finally:
+        close_app(again)

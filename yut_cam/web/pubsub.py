@@ -22,13 +22,15 @@ QUEUE_SIZE = 32
 class Message:
     event: str
     data: str  # JSON text
+    wire: bytes = b""  # the SSE frame, encoded once for every subscriber
 
     def encode(self) -> bytes:
-        return f"event: {self.event}\ndata: {self.data}\n\n".encode()
+        return self.wire or f"event: {self.event}\ndata: {self.data}\n\n".encode()
 
 
 def message(event: str, payload: Any) -> Message:
-    return Message(event, json.dumps(payload, ensure_ascii=False, separators=(",", ":")))
+    data = json.dumps(payload, ensure_ascii=False, separators=(",", ":"))
+    return Message(event, data, f"event: {event}\ndata: {data}\n\n".encode())
 
 
 @dataclass(eq=False)

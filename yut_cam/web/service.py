@@ -146,15 +146,31 @@ class MatchService:
         )
         throws = self.captures.list(match_id)
         live.capture_no = max((c.throw_no for c in throws), default=0)
+        confirmed = 0
         for _, event in reversed(live.events):
             n = event.get("capture")
             if event.get("type") in ("throw", "throwoff") and isinstance(n, int) and n > 0:
                 live.last_throw_image = self._image_url(match_id, n)
+                confirmed = n
                 break
+        if status == "open" and live.capture_no > confirmed:
+            live.reading = self._stored_reading(match_id, live.capture_no)
         if live.events and live.events[-1][1].get("type") == "move" and state.previous is not None:
             live.last_move = views.move_view(state.previous, live.events[-1][1])
         self._matches[match_id] = live
         return live
+
+    def _stored_reading(self, match_id: int, n: int) -> dict[str, Any] | None:
+        """The reading of capture ``n`` as published before a restart (None if unreadable)."""
+        path = self.captures.path_for(match_id, n) / "reading.json"
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return None
+        if not isinstance(data, dict) or data.get("n") != n or data.get("dismissed") \
+                or not isinstance(data.get("result"), str):
+            return None
+        return data
 
     def _get(self, match_id: int) -> LiveMatch:
         live = self._matches.get(match_id)
@@ -446,8 +462,17 @@ class MatchService:
         return out
 
     def dismiss_reading(self, match_id: int) -> dict[str, Any]:
+        """Drop the pending reading (no event); marked in its reading.json so a restart
+        does not bring it back."""
         with self._lock:
             live = self._get_open(match_id)
+            if live.reading is not None:
+                dismissed = {**live.reading, "dismissed": True}
+                try:
+                    self.captures.write(match_id, int(live.reading["n"]), "reading.json",
+                                        json.dumps(dismissed, ensure_ascii=False).encode())
+                except (StoreError, OSError) as exc:
+                    log.error("match %d: dismissal not recorded: %s", match_id, exc)
             live.reading = None
             self._changed(live)
             return self._live_state(live)
