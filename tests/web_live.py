@@ -183,7 +183,7 @@ def start_live_server(tmp: Path, pin: str = LIVE_PIN, extra: tuple[str, ...] = (
 def stop_live_server(server: LiveServer) -> None:
     proc = server.process
     if proc.poll() is None:
-        os.killpg(proc.pid, signal.SIGINT)  # gunicorn: quick shutdown
+        os.killpg(proc.pid, signal.SIGTERM)
         try:
             proc.wait(timeout=10)
         except subprocess.TimeoutExpired:

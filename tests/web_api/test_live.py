@@ -49,3 +49,31 @@ def test_spectator_write_refused_over_http(live_server: LiveServer) -> None:
     assert status == 200 and timer["shot"] == "10"
     with urllib.request.urlopen(live_server.url + reading["image"], timeout=5) as resp:
         assert resp.read(2) == b"\xff\xd8"
+
+
+def test_sigkill_and_restart_resume_the_match(tmp_path: Any) -> None:
+    import os
+    import signal
+
+    from tests.web_live import start_live_server, stop_live_server
+
+    server = start_live_server(tmp_path)
+    try:
+        match_id = server.create_match()
+        for event in ({"type": "throw", "team": 0, "result": "걸"},
+                      {"type": "move", "team": 0, "result": "걸", "piece": 0}):
+            acked = server.post_event(match_id, event)
+        before = acked["state"]
+    finally:
+        os.killpg(server.process.pid, signal.SIGKILL)  # no goodbye: the acknowledged events must be on disk
+        server.process.wait(10)
+    again = start_live_server(tmp_path)
+    try:
+        with urllib.request.urlopen(f"{again.url}/api/matches/{match_id}", timeout=10) as resp:
+            after = json.loads(resp.read())
+        for key in ("teams", "turn", "phase", "pending", "seq", "history", "last_move"):
+            assert after[key] == before[key], key
+        assert after["clock_sync"]["running"] is True and after["offline_gap"] is not None
+        assert after["clock_sync"]["t"] >= before["history"][-1]["t"]
+    finally:
+        stop_live_server(again)

@@ -122,10 +122,19 @@ def run_server(config: dict[str, Any], host: str, port: int, *, dev: bool = Fals
         return 0
     from gunicorn.app.base import BaseApplication  # type: ignore[import-untyped]
 
+    apps: list[Any] = []
+
     def factory() -> Any:
         from yut_cam.web import create_app
 
-        return create_app(config)
+        apps.append(create_app(config))
+        return apps[-1]
+
+    def worker_exit(_server: Any, _worker: Any) -> None:
+        from yut_cam.web import close_app
+
+        for app in apps:  # stop the camera/timer tasks, close the store
+            close_app(app)
 
     class YutCamServer(BaseApplication):  # type: ignore[misc]
         def __init__(self, load: Callable[[], Any], options: dict[str, Any]) -> None:
@@ -154,6 +163,7 @@ def run_server(config: dict[str, Any], host: str, port: int, *, dev: bool = Fals
         "loglevel": "info",
         "proc_name": "yut-cam",
         "control_socket_disable": True,
+        "worker_exit": worker_exit,
     }
     YutCamServer(factory, options).run()
     return 0
