@@ -90,3 +90,32 @@ def test_a_lost_camera_is_reported_and_retried(app: Flask, client: FlaskClient, 
     assert loop.poll(source, scene.calibration) is True
     assert client.get(f"/api/matches/{match_id}").json["camera"]["ok"] is True
     assert len(cameras) == 2
+
+
+@pytest.mark.parametrize("content", [None, "{not json", '{"version": 1}'])
+def test_a_bad_calibration_is_reported(app: Flask, client: FlaskClient, match_id: int, tmp_path: Any,
+                                       content: str | None) -> None:
+    path = None
+    if content is not None:
+        path = tmp_path / "cal.json"
+        path.write_text(content)
+    service = app.extensions["yut_cam.service"]
+    loop = CameraLoop(service, "fake:x", None if path is None else str(path))
+    service.camera_status = loop.status
+    assert loop.load_calibration() is None
+    camera = client.get(f"/api/matches/{match_id}").json["camera"]
+    assert camera["ok"] is False and camera["message"].startswith("보정 파일 문제")
+
+
+def test_a_reader_error_needs_the_referee(monkeypatch: pytest.MonkeyPatch, scene: Scene) -> None:
+    from yut_cam.vision import reader
+    from yut_cam.vision.errors import ImageError
+    from yut_cam.web.camera_loop import read_and_annotate
+
+    def broken(image: Any, calibration: Any) -> Any:
+        raise ImageError("frame is 1x1 px")
+
+    monkeypatch.setattr(reader, "read_image", broken)
+    fields = read_and_annotate(scene.frames[-1], scene.calibration)
+    assert fields["needs_referee"] is True and fields["result"] == "낙" and fields["confidence"] == 0.0
+    assert "1x1" in fields["reasons"][0] and fields["_annotated"][:2] == b"\xff\xd8"

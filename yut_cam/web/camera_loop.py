@@ -134,13 +134,19 @@ class CameraLoop:
             self._clip = None
         return str(event.kind)
 
+    def load_calibration(self) -> Any:
+        """The calibration, or None with the problem shown in the state (retried later)."""
+        try:
+            return self._calibration()
+        except Exception as exc:  # missing, unreadable or invalid: report, never crash
+            self._set_status(False, f"보정 파일 문제: {exc}")
+            return None
+
     def run(self) -> None:
         calibration: Any = None
         while calibration is None and not self._stop.is_set():
-            try:
-                calibration = self._calibration()
-            except Exception as exc:  # bad or missing calibration: report, look again later
-                self._set_status(False, f"보정 파일 문제: {exc}")
+            calibration = self.load_calibration()
+            if calibration is None:
                 self._stop.wait(10.0)
         if calibration is None:
             return
