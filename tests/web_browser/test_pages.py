@@ -256,3 +256,41 @@ def test_undo_substitution_and_timeout_from_console(
     ref.click("#a-timeout-end")
     board_page.wait_for_function("!document.getElementById('shot-label').textContent.includes('작전타임')")
     assert js_errors(board_page) == [] and js_errors(ref) == []
+
+
+def test_time_up_shows_the_judged_result(live_server_module: LiveServer, open_page: Callable[..., Any]) -> None:
+    server = live_server_module
+    match_id = server.create_match()
+    page = scoreboard(open_page, server, match_id)
+    for event in ({"type": "throw", "team": 0, "result": "걸"}, {"type": "move", "team": 0, "result": "걸", "piece": 0},
+                  {"type": "time_up"}):
+        server.post_event(match_id, event)
+    result = page.wait_for_selector("#result:not([hidden])")
+    text = result.inner_text()
+    # both have nothing finished; 청룡 has a piece on the board, 백호 none: decided by pieces on the board
+    assert "청룡 승리" in text and "판 위의 말이 더 많음" in text, text
+    assert page.locator("#result tr.decider th").inner_text() == "판 위의 말"
+    assert page.inner_text("#clock-label") == "경기 종료"
+    assert page.inner_text("#shot-clock") == "--"
+
+
+CLOCK_CASES = [
+    (1200, "20:00"),
+    (1199.01, "19:59"),
+    (61, "01:01"),
+    (60, "01:00"),
+    (59.99, "00:59.9"),
+    (9.05, "00:09.0"),
+    (0.04, "00:00.0"),
+    (-3, "00:00.0"),
+]
+
+
+def test_clock_format_tenths_in_the_last_minute(live_server_module: LiveServer, open_page: Callable[..., Any]) -> None:
+    page = open_page(390, 844)
+    page.goto(live_server_module.url + "/api/board")
+    got = page.evaluate(
+        "async (cases) => { const m = await import('/static/live.js'); return cases.map(([s]) => m.formatClock(s)); }",
+        CLOCK_CASES,
+    )
+    assert got == [text for _, text in CLOCK_CASES]
