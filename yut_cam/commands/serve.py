@@ -93,6 +93,8 @@ def _demo(args: argparse.Namespace) -> int:
         return 2
     config.update(demo.config)
     config["AUTOPILOT"] = not getattr(args, "no_autopilot", False)
+    if not config.get("CAMERA"):  # nothing to wait for: the autopilot calls the throws itself
+        config["AUTOPILOT_OPTIONS"] = {"reading_wait": 0.0}
     shown = "localhost" if args.host in ("127.0.0.1", "0.0.0.0") else args.host
     base = f"http://{shown}:{args.port}"
     print(f"yut-cam demo\n  scoreboard: {base}/m/{demo.match_id}\n  console:    {base}/referee"
