@@ -401,12 +401,19 @@ def _shadow_params(params: F.SegmentParams,
             near |= F.rect_mask(dl.shape, F.Rect(r.cx, r.cy, r.length + 2 * r.width, 3.0 * r.width, r.angle))
         d_l.append(dl[core > 0])
         d_c.append(dc[core > 0])
-        ring = (near > 0) & (body == 0) & (dl < -lum_t) & (dc < shadow_chroma)
-        shade.append(dl[ring])
+        ring = (near > 0) & (body == 0) & (dl < -lum_t)
+        shade.append(np.stack([dl[ring], dc[ring]], axis=1))
     dl_all, dc_all = np.concatenate(d_l), np.concatenate(d_c)
-    shadows = np.concatenate(shade)
+    ring_px = np.concatenate(shade)
+    if len(ring_px) >= 20:
+        # shadows on a coloured mat shift its colour a little (the shade is lit by the room,
+        # not the lamp): widen the colour limit to what the sticks' shadows here show
+        shadow_chroma = min(max(shadow_chroma, float(np.percentile(ring_px[:, 1], 90)) * 1.2),
+                            6.0 * chroma_t)
+    shadows = ring_px[ring_px[:, 1] < shadow_chroma, 0]
     # the darkest shadow the sticks cast here, with some room; a soft default without any
-    deepest = float(np.percentile(shadows, 3)) - 0.1 if len(shadows) >= 20 else math.log(0.7)
+    # (two sticks side by side, or one leaning, cast deeper shade than one lying alone)
+    deepest = float(np.percentile(shadows, 3)) - 0.25 if len(shadows) >= 20 else math.log(0.6)
     deepest = min(max(deepest, math.log(0.3)), -lum_t - 0.05)
     for chroma_f in (1.0, 0.75, 0.5):
         sc = max(chroma_f * shadow_chroma, chroma_t)

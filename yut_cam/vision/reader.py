@@ -31,6 +31,7 @@ from yut_cam.vision.errors import ImageError
 from yut_cam.vision.types import Face, Reading, StickReading, result_of
 
 FACE_MARGIN = 0.25  # |score - 0.5| * 2 below this: face unsure
+MERGED_FACE_MARGIN = 0.4  # the same for a stick split out of touching sticks
 GLARE = 0.08  # share of blown-out pixels on a stick that makes its face unsure
 EDGE_TOLERANCE = 2.0  # px (full resolution): closer than this to the mat edge is unsure
 
@@ -39,6 +40,7 @@ EDGE_TOLERANCE = 2.0  # px (full resolution): closer than this to the mat edge i
 class _Found:
     rect: F.Rect  # work coordinates
     support: float  # blob pixels behind it
+    merged: bool = False  # split out of a region holding several sticks
 
 
 def _find(mask: npt.NDArray[np.uint8], lab: F.F32, cal: Calibration, reasons: list[str]) -> list[_Found]:
@@ -47,6 +49,8 @@ def _find(mask: npt.NDArray[np.uint8], lab: F.F32, cal: Calibration, reasons: li
     area = length * width
     found: list[_Found] = []
     regions = F.blobs(mask, min_area=0.12 * area)
+    if _bridge_pieces(mask, regions, length, width):
+        regions = F.blobs(mask, min_area=0.12 * area)
     whole = [b for b in regions if b.area >= 0.3 * area]
     # fragments (a dark stick on a dark floor, half hidden) count only when sticks are missing
     fragments = [b for b in regions if b.area < 0.3 * area]
@@ -58,9 +62,12 @@ def _find(mask: npt.NDArray[np.uint8], lab: F.F32, cal: Calibration, reasons: li
         ys, xs = np.nonzero(b.mask)
         single = F.rect_from_min_area(np.stack([xs, ys], axis=1).astype(np.float32))
         ratio = b.area / area
-        k = max(1, int(round(ratio)))
-        if k == 1 and (single.length > 1.4 * length or single.width > 1.7 * width):
-            k = 2
+        # one stick's outline (with its shadow, if that was not suppressed) is one stick,
+        # whatever its area; otherwise the area says how many
+        if single.length < 1.3 * length and single.width < 1.5 * width:
+            k = 1
+        else:
+            k = max(2, int(round(ratio)))
         singles.append(single)
         counts.append(k)
         # how much more than k sticks the region looks: by area, and by its outline
@@ -91,13 +98,38 @@ def _find(mask: npt.NDArray[np.uint8], lab: F.F32, cal: Calibration, reasons: li
             reasons.append(f"{k} sticks merged beyond clean separation "
                            f"({explained:.0%} of the region explained, {ratio:.1f} sticks of area)")
         for r in rects:
-            found.append(_Found(r.shifted(b.x, b.y), float(b.area) / k))
+            found.append(_Found(r.shifted(b.x, b.y), float(b.area) / k, merged=True))
     if len(found) < 4:
         reasons.append(f"only {len(found)} stick(s) found")
     if len(found) > 4:
         reasons.append(f"{len(found)} stick-like regions, expected 4 (kept the 4 largest)")
         found = sorted(found, key=lambda f: -f.support)[:4]
     return found
+
+
+def _bridge_pieces(mask: npt.NDArray[np.uint8], regions: list[F.Blob], length: float,
+                   width: float) -> bool:
+    """Join two pieces of one stick (a dark band or mark that looks like the floor cuts a
+    stick in two): two small regions that together make one stick-sized rectangle are
+    bridged in ``mask``. Returns whether any was."""
+    area = length * width
+    pieces = [b for b in regions if b.area < 0.8 * area]
+    points = []
+    for b in pieces:
+        ys, xs = np.nonzero(b.mask)
+        points.append(np.stack([xs + b.x, ys + b.y], axis=1).astype(np.float32))
+    joined = False
+    used: set[int] = set()
+    for i in range(len(pieces)):
+        for j in range(i + 1, len(pieces)):
+            if i in used or j in used or pieces[i].area + pieces[j].area > 1.3 * area:
+                continue
+            r = F.rect_from_min_area(np.concatenate([points[i], points[j]]))
+            if abs(r.length - length) < 0.25 * length and r.width < 1.4 * width:
+                mask |= F.rect_mask(mask.shape, F.inner(r, 0.9, 0.6))
+                used |= {i, j}
+                joined = True
+    return joined
 
 
 def _edge_depth(rect: F.Rect, mat: npt.NDArray[np.float32]) -> float:
@@ -163,14 +195,17 @@ def read_image(image_bgr: npt.NDArray[np.uint8], calibration: Calibration) -> Re
         face: Face = "등" if score > 0.5 else "배"
         margin = min(1.0, abs(score - 0.5) * 2.0)
         conf = 0.5 + 0.5 * min(1.0, margin / 0.6)
-        if margin < FACE_MARGIN:
+        # a stick split out of touching sticks may carry some of its neighbour: ask more
+        if margin < (MERGED_FACE_MARGIN if f.merged else FACE_MARGIN):
             face_doubts.append(f"stick {i + 1}: face unsure (margin {margin:.2f})")
-        if visible < 0.5:
+        if visible < 0.3 or (visible < 0.5 and margin < 0.5):
             conf = min(conf, 0.6)
             face_doubts.append(f"stick {i + 1}: mostly covered by another stick")
-        expected_sat = cal.faces.saturated[0 if face == "배" else 1]
+        # blown-out pixels: a light flat face may clip when the light is brighter than at
+        # calibration and still read clearly; doubt it when the face is not clear, or when
+        # a round (dark) face clips more than it did at calibration
         sat = F.saturated_fraction(raw)
-        if sat > GLARE and (sat > expected_sat + 0.15 or margin < 2 * FACE_MARGIN):
+        if sat > GLARE and (margin < 0.6 or (face == "등" and sat > cal.faces.saturated[1] + 0.15)):
             conf = min(conf, 0.5)
             face_doubts.append(f"stick {i + 1}: glare over the stick")
         mark_share = 0.0
