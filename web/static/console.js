@@ -222,7 +222,7 @@ function renderBoard() {
     w.replaceChildren(...Array.from({ length: waiting }, (_, i) => {
       const b = h("button", { type: "button", class: `tray-piece${canEnter ? " selectable" : ""}${canEnter && selected === WAITING ? " selected" : ""}`,
         "aria-label": `${teamName(t)} 대기 말 ${i + 1}`, disabled: !canEnter, dataset: { team: t } });
-      b.append(pieceIcon(t, { size: 40 }));
+      b.append(pieceIcon(t, { size: 36 }));
       b.addEventListener("click", () => selectFrom(WAITING));
       return b;
     }));
