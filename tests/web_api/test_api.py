@@ -254,3 +254,11 @@ def test_replay_pages_are_mounted(client: FlaskClient, referee: Referee, match_i
     referee.ok(match_id, {"type": "throw", "team": 0, "result": "개"})
     resp = client.get(f"/replay/{match_id}/timeline.json")
     assert resp.status_code == 200 and resp.is_json
+
+
+def test_a_broken_store_is_503_and_acknowledges_nothing(app: Flask, client: FlaskClient, referee: Referee,
+                                                        match_id: int) -> None:
+    app.extensions["yut_cam.service"].store.close()
+    resp = referee.event(match_id, {"type": "throw", "team": 0, "result": "개"})
+    assert resp.status_code == 503 and "store is unavailable" in resp.json["error"]
+    assert client.get(f"/api/matches/{match_id}").json["seq"] == 1

@@ -7,6 +7,7 @@ repository, or through the ``WEB_DIR`` setting / ``YUT_CAM_WEB_DIR``).
 
 from __future__ import annotations
 
+import sqlite3
 import time
 from collections.abc import Mapping
 from pathlib import Path
@@ -15,7 +16,7 @@ from typing import Any
 from flask import Flask, Response, jsonify, request
 from werkzeug.exceptions import HTTPException
 
-from yut_cam.store import CaptureStore, EventStore
+from yut_cam.store import CaptureStore, EventStore, StoreError
 from yut_cam.web.config import defaults, resolve
 from yut_cam.web.errors import ServiceError, TooManyAttemptsError
 from yut_cam.web.service import MatchService
@@ -77,6 +78,12 @@ def _error_handlers(app: Flask) -> None:
     def service_error(exc: ServiceError) -> tuple[Response, int, dict[str, str]]:
         headers = {"Retry-After": str(exc.retry_after)} if isinstance(exc, TooManyAttemptsError) else {}
         return jsonify(exc.to_json()), exc.status, headers
+
+    @app.errorhandler(StoreError)
+    @app.errorhandler(sqlite3.Error)
+    def store_error(exc: Exception) -> tuple[Response, int]:
+        # nothing was acknowledged: the client may retry once the store is back
+        return jsonify({"error": f"the match store is unavailable: {exc}", "rule": "기록 저장"}), 503
 
     @app.errorhandler(HTTPException)
     def http_error(exc: HTTPException) -> Any:
