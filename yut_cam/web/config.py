@@ -14,13 +14,22 @@ from yut_cam.web.auth import hash_pin
 REPO = Path(__file__).resolve().parents[2]
 
 
+def web_dir() -> Path:
+    """The pages' ``web/``: beside the package in a checkout (editable install), else in the
+    current directory (a service started from the project directory)."""
+    for candidate in (REPO / "web", Path.cwd() / "web"):
+        if (candidate / "templates").is_dir():
+            return candidate
+    return REPO / "web"
+
+
 def defaults() -> dict[str, Any]:
     var = Path(os.environ.get("YUT_CAM_VAR", "var"))
     return {
         "VAR_DIR": str(var),
         "DB_PATH": None,  # default: VAR_DIR/yut-cam.sqlite3
         "CAPTURE_DIR": None,  # default: VAR_DIR/captures
-        "WEB_DIR": os.environ.get("YUT_CAM_WEB_DIR", str(REPO / "web")),
+        "WEB_DIR": os.environ.get("YUT_CAM_WEB_DIR") or str(web_dir()),
         "REFEREE_PIN": None,  # plain PIN (hashed at start); default: env YUT_CAM_PIN
         "REFEREE_PIN_HASH": None,
         "SECRET_KEY": None,  # default: generated once into VAR_DIR/secret_key
