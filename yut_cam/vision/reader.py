@@ -19,6 +19,7 @@ Whenever a step is unsure the reading says so (``needs_referee`` and ``reasons``
 from __future__ import annotations
 
 import dataclasses
+import math
 from dataclasses import dataclass
 
 import cv2
@@ -43,7 +44,8 @@ class _Found:
     merged: bool = False  # split out of a region holding several sticks
 
 
-def _find(mask: npt.NDArray[np.uint8], lab: F.F32, cal: Calibration, reasons: list[str]) -> list[_Found]:
+def _find(mask: npt.NDArray[np.uint8], lab: F.F32, diffs: tuple[F.F32, F.F32], cal: Calibration,
+          reasons: list[str]) -> list[_Found]:
     s = cal.work_scale
     length, width = cal.stick_length * s, cal.stick_width * s
     area = length * width
@@ -64,7 +66,7 @@ def _find(mask: npt.NDArray[np.uint8], lab: F.F32, cal: Calibration, reasons: li
         ratio = b.area / area
         # one stick's outline (with its shadow, if that was not suppressed) is one stick,
         # whatever its area; otherwise the area says how many
-        if single.length < 1.3 * length and single.width < 1.5 * width:
+        if single.length < 1.3 * length and single.width < 1.7 * width:
             k = 1
         else:
             k = max(2, int(round(ratio)))
@@ -85,6 +87,8 @@ def _find(mask: npt.NDArray[np.uint8], lab: F.F32, cal: Calibration, reasons: li
         ratio = b.area / area
         if k == 1:
             rect = single.shifted(b.x, b.y)
+            if rect.width > 1.2 * width:
+                rect = _trim_shadow(rect, diffs, cal, width)
             if single.width < 0.62 * width and single.length > 0.7 * length:
                 reasons.append("a stick stands on its edge (too narrow for its length)")
             elif extra > 0.3 and sum(counts) < 4:
@@ -105,6 +109,31 @@ def _find(mask: npt.NDArray[np.uint8], lab: F.F32, cal: Calibration, reasons: li
         reasons.append(f"{len(found)} stick-like regions, expected 4 (kept the 4 largest)")
         found = sorted(found, key=lambda f: -f.support)[:4]
     return found
+
+
+def _trim_shadow(rect: F.Rect, diffs: tuple[F.F32, F.F32], cal: Calibration, width: float) -> F.Rect:
+    """A stick region wider than a stick usually carries its shadow along one side (where
+    shadow suppression missed it, e.g. on the floor): cut the width back to a stick's,
+    dropping the side that looks like shade (darker, colour kept)."""
+    d_lum, d_chroma = diffs
+    t = math.radians(rect.angle)
+    nx, ny = -math.sin(t), math.cos(t)
+    extra = rect.width - width
+    shade = []
+    for side in (-1.0, 1.0):
+        off = side * (rect.width - extra) / 2.0
+        strip = F.Rect(rect.cx + nx * off, rect.cy + ny * off, rect.length * 0.8, max(1.0, extra), rect.angle)
+        m = F.rect_mask(d_lum.shape, strip) > 0
+        if not m.any():
+            shade.append(0.0)
+            continue
+        dark = (d_lum[m] < -cal.segment.lum_threshold) & (d_chroma[m] < 2.0 * cal.segment.shadow_chroma)
+        shade.append(float(dark.mean()))
+    if max(shade) < 0.3 or abs(shade[0] - shade[1]) < 0.2:
+        return F.Rect(rect.cx, rect.cy, rect.length, width, rect.angle)
+    keep = 1.0 if shade[0] > shade[1] else -1.0  # move away from the shaded side
+    shift = keep * extra / 2.0
+    return F.Rect(rect.cx + nx * shift, rect.cy + ny * shift, rect.length, width, rect.angle)
 
 
 def _bridge_pieces(mask: npt.NDArray[np.uint8], regions: list[F.Blob], length: float,
@@ -164,9 +193,9 @@ def read_image(image_bgr: npt.NDArray[np.uint8], calibration: Calibration) -> Re
     if float(work.std()) < 1.0:
         raise ImageError(f"image is blank (one flat colour, mean {float(work.mean()):.0f})")
     radius = max(1, int(round(cal.work_size[0] / 320)))
-    mask, gain, _, _ = F.segment(work, cal.background, cal.segment, radius)
+    mask, gain, d_lum, d_chroma = F.segment(work, cal.background, cal.segment, radius)
     lab = cv2.cvtColor(work, cv2.COLOR_BGR2LAB).astype(np.float32)
-    found = _find(mask, lab, cal, reasons)
+    found = _find(mask, lab, (d_lum, d_chroma), cal, reasons)
 
     mat = np.asarray(cal.mat_polygon, np.float32).reshape(-1, 1, 2)
     body_mark = np.asarray(cal.mark.mark_lab, np.float64)
