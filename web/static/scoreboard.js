@@ -70,7 +70,10 @@ function renderTurn() {
     const t = state.turn;
     turnBox.classList.add(`team${t}`);
     turnTeam.textContent = `${teamName(t)} 차례`;
-    what.textContent = state.phase === "move" ? "말 쓰기" : "윷 던지기";
+    what.textContent = m.timeout ? `작전타임 — ${teamName(m.timeout.team)}`
+      : m.clock?.stopped ? "경기 중단"
+      : state.phase === "move" ? "말 쓰기" : "윷 던지기";
+    what.classList.toggle("alert", !!(m.timeout || m.clock?.stopped));
     const lineup = m.lineups?.[t];
     const bonus = state.bonus_throws ? ` · 한 번 더 ${state.bonus_throws}` : "";
     next.textContent = lineup ? `다음 던질 사람: ${lineup.next_thrower}${bonus}` : bonus;
@@ -78,6 +81,7 @@ function renderTurn() {
   const pend = $("pending");
   pend.replaceChildren(...(state.pending || []).map((r) =>
     h("span", { class: `chip r-${r}${r === "빽도" ? " back" : ""}` }, r)));
+  if (state.reading) pend.append(h("span", { class: "chip judging", id: "judging-chip" }, "판정 중"));
 }
 
 function renderCamera() {
@@ -94,6 +98,9 @@ function renderCamera() {
   }
   $("camera").classList.toggle("no-image", !src && !reading);
   $("reading").hidden = !reading;
+  const chip = $("judging-chip");
+  if (!reading && chip) chip.remove();
+  if (reading && !chip) $("pending").append(h("span", { class: "chip judging", id: "judging-chip" }, "판정 중"));
   $("camera").classList.toggle("judging", !!reading);
   body.classList.toggle("judging", !!reading);
   $("reading-small").textContent = reading ? `카메라 판독 ${reading.result}${reading.needs_referee ? " · 심판 확인 필요" : ""}` : "";
