@@ -46,7 +46,7 @@ class FaceModel:
         b, k, s = (np.asarray(v, np.float64) for v in (self.belly, self.back, self.spread))
         diff = k - b
         safe = np.where(np.abs(diff) < 1e-9, 1e-9, diff)
-        t = np.clip((features - b) / safe, -1.0, 2.0)
+        t = np.clip((features - b) / safe, -0.25, 1.25)
         w = np.minimum((diff / s) ** 2, 100.0)
         return float((w * t).sum() / max(float(w.sum()), 1e-9))
 
