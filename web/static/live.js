@@ -165,7 +165,7 @@ export function describeEvent(ev, state) {
   let text;
   switch (ev.type) {
     case "throw": text = `${team(ev.team)}${ev.thrower ? ` ${ev.thrower}` : ""} — ${ev.result}`; break;
-    case "move": text = `${team(ev.team)} 말 ${Number(ev.piece) + 1} ${ev.result}${ev.to ? ` → ${ev.to}` : ""}`; break;
+    case "move": text = `${team(ev.team)} ${ev.result} · 말${Number(ev.piece) + 1}${ev.to ? ` → ${ev.to}` : ""}`; break;
     case "throwoff": text = `선공 결정: ${team(ev.team)} ${ev.result}`; break;
     case "start": text = "경기 시작"; break;
     case "stoppage": text = `경기 중단${ev.reason ? ` (${ev.reason})` : ""}`; break;
