@@ -239,10 +239,10 @@ def read_image(image_bgr: npt.NDArray[np.uint8], calibration: Calibration) -> Re
             face_doubts.append(f"stick {i + 1}: glare over the stick")
         mark_share = 0.0
         if face == "배":
-            lab = cv2.cvtColor(patch, cv2.COLOR_BGR2LAB).astype(np.float64)
-            ph, pw = lab.shape[:2]
-            body = np.asarray(np.median(lab[int(ph * 0.15):int(ph * 0.85), int(pw * 0.35):int(pw * 0.65)]
-                             .reshape(-1, 3), axis=0), np.float64)
+            plab = cv2.cvtColor(patch, cv2.COLOR_BGR2LAB).astype(np.float64)
+            ph, pw = plab.shape[:2]
+            body = np.asarray(np.median(plab[int(ph * 0.15):int(ph * 0.85), int(pw * 0.35):int(pw * 0.65)]
+                              .reshape(-1, 3), axis=0), np.float64)
             mark_share = max(F.end_profile(patch, body, body_mark, valid=clear))
         marks.append(mark_share)
         depth = _edge_depth(rect, mat)

@@ -1,0 +1,320 @@
+"""Sticks as rectangles: outlines of stick-shaped regions, and splitting a region that
+holds several touching or crossing sticks into stick-sized rectangles.
+
+Pure functions on arrays (see :mod:`yut_cam.vision.functional`, which re-exports them).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import NamedTuple
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+F32 = npt.NDArray[np.float32]
+U8 = npt.NDArray[np.uint8]
+
+class Rect(NamedTuple):
+    cx: float
+    cy: float
+    length: float
+    width: float
+    angle: float  # degrees of the long axis
+
+    def scaled(self, factor: float) -> Rect:
+        return Rect(self.cx * factor, self.cy * factor, self.length * factor,
+                    self.width * factor, self.angle)
+
+    def shifted(self, dx: float, dy: float) -> Rect:
+        return Rect(self.cx + dx, self.cy + dy, self.length, self.width, self.angle)
+
+
+def rect_from_min_area(points: npt.NDArray[np.int32] | npt.NDArray[np.float32]) -> Rect:
+    """The minimum-area rectangle around ``points`` (N, 2), long side as ``length``."""
+    (cx, cy), (w, h), ang = cv2.minAreaRect(points.reshape(-1, 1, 2).astype(np.float32))
+    if w >= h:
+        return Rect(float(cx), float(cy), float(w), float(h), float(ang) % 180.0)
+    return Rect(float(cx), float(cy), float(h), float(w), (float(ang) + 90.0) % 180.0)
+
+
+def rect_corners(rect: Rect) -> npt.NDArray[np.float64]:
+    """The four corners (4, 2) of ``rect``, going round it."""
+    t = math.radians(rect.angle)
+    ux, uy = math.cos(t) * rect.length / 2, math.sin(t) * rect.length / 2
+    vx, vy = -math.sin(t) * rect.width / 2, math.cos(t) * rect.width / 2
+    c = np.array([rect.cx, rect.cy])
+    return np.array([c - (ux, uy) - (vx, vy), c + (ux, uy) - (vx, vy),
+                     c + (ux, uy) + (vx, vy), c - (ux, uy) + (vx, vy)])
+
+
+def rect_mask(shape: tuple[int, int], rect: Rect) -> U8:
+    """A 0/255 mask of ``shape`` (H, W) with ``rect`` filled."""
+    mask = np.zeros(shape, np.uint8)
+    cv2.fillConvexPoly(mask, np.round(rect_corners(rect) * 16).astype(np.int32), 255,
+                       lineType=cv2.LINE_8, shift=4)
+    return mask
+
+
+
+
+def fit_rectangles(mask: U8, k: int, length: float, width: float,
+                   angle_step: float = 4.0) -> tuple[list[Rect], float]:
+    """Fit ``k`` rectangles of the stick's size into the 0/255 ``mask`` of one blob.
+
+    Greedy placement: for each angle the mask is rotated so a stick at that angle lies
+    along x, and a box filter of the stick's (slightly shrunk) size scores every
+    placement (+1 for a blob pixel not yet explained, +0.3 for one already explained —
+    sticks may cross —, −0.7 for a background pixel). The best placement is kept, its
+    pixels marked as explained, and the next stick is sought. Because the first choice
+    can be wrong (a stick laid diagonally across two side-by-side sticks), the search is
+    started from the three best first placements, and for parallel sticks also from
+    the blob's outline cut into ``k`` strips; each set is refined (see :func:`_k_lines`)
+    and the set explaining the blob best wins. Returns the rectangles and the fraction
+    of blob pixels they explain.
+    """
+    pad = int(math.ceil(length * 0.6)) + 2
+    m = cv2.copyMakeBorder(mask, pad, pad, pad, pad, cv2.BORDER_CONSTANT, value=0)
+    fg = m > 0
+    h, w = m.shape
+    base = np.where(fg, 1.0, -0.7).astype(np.float32)
+    starts = _placements(base, length, width, angle_step, top=3 if k >= 2 else 1)
+    candidates: list[list[Rect]] = []
+    for first in starts:
+        weights = base.copy()
+        rects = [first]
+        for _ in range(k - 1):
+            inside = rect_mask((h, w), rects[-1]) > 0
+            weights[inside & fg] = np.minimum(weights[inside & fg], 0.3)
+            rects.append(_placements(weights, length, width, angle_step, top=1)[0])
+        candidates.append(rects)
+    if k >= 2:
+        candidates += _strips(fg, k, length, width)
+    best: tuple[float, list[Rect]] | None = None
+    for rects in candidates:
+        rects = _refine(fg, rects, length, width)
+        if k >= 2:
+            rects = _k_lines(fg, rects, length, width)
+        score = _set_score(fg, rects, length, width)
+        if best is None or score > best[0]:
+            best = (score, rects)
+    assert best is not None
+    rects = best[1]
+    covered = np.zeros((h, w), bool)
+    for r in rects:
+        covered |= rect_mask((h, w), Rect(r.cx, r.cy, r.length * 1.08 + 2,
+                                          r.width * 1.15 + 2, r.angle)) > 0
+    explained = float((covered & fg).sum()) / max(1.0, float(fg.sum()))
+    return [r.shifted(-pad, -pad) for r in rects], explained
+
+
+def _placements(weights: F32, length: float, width: float, angle_step: float,
+                top: int) -> list[Rect]:
+    """The ``top`` best stick placements on ``weights`` (at angles at least 10° apart)."""
+    h, w = weights.shape
+    centre = (w / 2.0, h / 2.0)
+    box_l = max(3, int(round(length * 0.88)))
+    box_w = max(2, int(round(width * 0.8)))
+
+    def at(ang: float) -> tuple[float, Rect]:
+        rot = cv2.getRotationMatrix2D(centre, float(ang), 1.0)
+        turned = cv2.warpAffine(weights, rot, (w, h), flags=cv2.INTER_NEAREST, borderValue=-0.7)
+        s = cv2.boxFilter(turned, -1, (box_l, box_w), normalize=False, borderType=cv2.BORDER_CONSTANT)
+        _, val, _, loc = cv2.minMaxLoc(s)
+        px = cv2.invertAffineTransform(rot) @ np.array([loc[0], loc[1], 1.0])
+        # getRotationMatrix2D(a) turns content by -a in image coordinates (y down), so a
+        # box lying along x in the rotated mask is a stick at angle a in the original.
+        return float(val), Rect(float(px[0]), float(px[1]), length, width, float(ang) % 180.0)
+
+    coarse = sorted((at(a) for a in np.arange(0.0, 180.0, angle_step)), key=lambda t: -t[0])
+    chosen: list[tuple[float, Rect]] = []
+    for val, r in coarse:
+        if all(abs((r.angle - c.angle + 90.0) % 180.0 - 90.0) >= 10.0 for _, c in chosen):
+            chosen.append((val, r))
+        if len(chosen) == top:
+            break
+    out = []
+    for _, r in chosen:
+        fine = [at(r.angle + d) for d in np.arange(-angle_step / 2, angle_step / 2 + 0.1, 1.0)]
+        out.append(max(fine, key=lambda t: t[0])[1])
+    return out
+
+
+def _strips(fg: npt.NDArray[np.bool_], k: int, length: float, width: float) -> list[list[Rect]]:
+    """The blob's outline cut into ``k`` parallel sticks, if its size allows it."""
+    ys, xs = np.nonzero(fg)
+    if len(xs) < 5:
+        return []
+    outline = rect_from_min_area(np.stack([xs, ys], axis=1).astype(np.float32))
+    t = math.radians(outline.angle)
+    ux, uy = math.cos(t), math.sin(t)
+    out = []
+    if abs(outline.length - length) < 0.35 * length and abs(outline.width - k * width) < 0.4 * k * width:
+        step = outline.width / k  # side by side
+        out.append([Rect(outline.cx + (-uy) * (i - (k - 1) / 2) * step, outline.cy + ux * (i - (k - 1) / 2) * step,
+                         length, width, outline.angle) for i in range(k)])
+    if abs(outline.length - k * length) < 0.3 * k * length and outline.width < 1.5 * width:
+        step = outline.length / k  # end to end
+        out.append([Rect(outline.cx + ux * (i - (k - 1) / 2) * step, outline.cy + uy * (i - (k - 1) / 2) * step,
+                         length, width, outline.angle) for i in range(k)])
+    return out
+
+
+def _set_score(fg: npt.NDArray[np.bool_], rects: list[Rect], length: float, width: float) -> float:
+    """How well stick-sized rectangles at these places explain the blob (higher is better)."""
+    union = np.zeros(fg.shape, bool)
+    for r in rects:
+        union |= rect_mask(fg.shape, Rect(r.cx, r.cy, length, width, r.angle)) > 0
+    return float((union & fg).sum()) - 0.7 * float((union & ~fg).sum())
+
+
+def _refine(fg: npt.NDArray[np.bool_], rects: list[Rect], length: float,
+            width: float) -> list[Rect]:
+    """Re-fit each rectangle on the blob pixels only it covers (its own pixels)."""
+    if len(rects) == 1:
+        ys, xs = np.nonzero(fg)
+        r = rect_from_min_area(np.stack([xs, ys], axis=1).astype(np.float32))
+        if abs(r.length - length) < 0.25 * length and r.width < 1.4 * width:
+            return [r]
+        return rects
+    shape = fg.shape
+    grown = [rect_mask(shape, Rect(r.cx, r.cy, r.length * 1.1 + 2, r.width * 1.3 + 2, r.angle)) > 0
+             for r in rects]
+    ys_all, xs_all = np.nonzero(fg)
+    out = []
+    for i, r in enumerate(rects):
+        own = fg & grown[i]
+        for j, g in enumerate(grown):
+            if j != i:
+                own &= ~g
+        ys, xs = np.nonzero(own)
+        if len(xs) >= 0.6 * length * width:
+            fit = rect_from_min_area(np.stack([xs, ys], axis=1).astype(np.float32))
+            d_ang = abs((fit.angle - r.angle + 90.0) % 180.0 - 90.0)
+            if (d_ang < 6.0 and abs(fit.length - length) < 0.2 * length
+                    and abs(fit.width - width) < 0.3 * width):
+                out.append(fit)
+                continue
+        others = [o for j, o in enumerate(rects) if j != i]
+        out.append(_slide_along(r, xs_all, ys_all, length, width, others))
+    return out
+
+
+def _segment_distance(xs: npt.NDArray[np.float64], ys: npt.NDArray[np.float64], r: Rect
+                      ) -> npt.NDArray[np.float64]:
+    """Distance of points to the centre line (long axis segment) of ``r``."""
+    t = math.radians(r.angle)
+    ux, uy = math.cos(t), math.sin(t)
+    dx, dy = xs - r.cx, ys - r.cy
+    along = np.clip(dx * ux + dy * uy, -r.length / 2, r.length / 2)
+    out: npt.NDArray[np.float64] = np.hypot(dx - along * ux, dy - along * uy)
+    return out
+
+
+def _rect_cost(xs: npt.NDArray[np.float64], ys: npt.NDArray[np.float64], r: Rect,
+               length: float, width: float) -> npt.NDArray[np.float64]:
+    """How badly points fit a stick-sized rectangle at ``r``: distance outside it (heavily)
+    plus the distance from its centre line in half-widths (to share overlaps)."""
+    t = math.radians(r.angle)
+    dx, dy = xs - r.cx, ys - r.cy
+    along = np.abs(dx * math.cos(t) + dy * math.sin(t))
+    across = np.abs(-dx * math.sin(t) + dy * math.cos(t))
+    outside = np.hypot(np.maximum(along - length / 2, 0.0), np.maximum(across - width / 2, 0.0))
+    out: npt.NDArray[np.float64] = 4.0 * outside + across / (width / 2)
+    return out
+
+
+def _k_lines(fg: npt.NDArray[np.bool_], rects: list[Rect], length: float, width: float,
+             rounds: int = 4) -> list[Rect]:
+    """Like k-means with sticks for centres: give each blob pixel to the stick whose centre
+    line is nearest, re-fit each stick on its pixels, repeat. Side-by-side sticks end up
+    split along the line between them; a re-fit is kept only if it is stick-sized."""
+    ys, xs = np.nonzero(fg)
+    px, py = xs.astype(np.float64), ys.astype(np.float64)
+    current = list(rects)
+    for _ in range(rounds):
+        d = np.stack([_rect_cost(px, py, r, length, width) for r in current])
+        owner = np.argmin(d, axis=0)
+        changed = False
+        new = []
+        for i, r in enumerate(current):
+            sel = owner == i
+            if sel.sum() < 0.4 * length * width:
+                new.append(r)
+                continue
+            fit = rect_from_min_area(np.stack([px[sel], py[sel]], axis=1).astype(np.float32))
+            if abs(fit.length - length) < 0.15 * length and 0.55 * width < fit.width < 1.4 * width:
+                changed |= abs(fit.cx - r.cx) + abs(fit.cy - r.cy) > 0.3
+                new.append(fit)
+            else:
+                new.append(r)
+        current = new
+        if not changed:
+            break
+    return current
+
+
+def _slide_along(r: Rect, xs: npt.NDArray[np.intp], ys: npt.NDArray[np.intp],
+                 length: float, width: float, others: list[Rect]) -> Rect:
+    """Centre ``r`` along its axis on the blob pixels lying in its central strip (and not
+    on another stick's centre line)."""
+    t = math.radians(r.angle)
+    dx, dy = xs - r.cx, ys - r.cy
+    along = dx * math.cos(t) + dy * math.sin(t)
+    across = -dx * math.sin(t) + dy * math.cos(t)
+    sel = (np.abs(across) < 0.3 * width) & (np.abs(along) < 0.75 * length)
+    for o in others:
+        sel &= _segment_distance(xs.astype(np.float64), ys.astype(np.float64), o) > 0.5 * width + 1.0
+    if sel.sum() < length:
+        return r
+    lo, hi = np.percentile(along[sel], [0.5, 99.5])
+    span = float(hi - lo) + 1.0
+    if abs(span - length) > 0.25 * length:
+        return r
+    mid = float(lo + hi) / 2.0
+    return Rect(r.cx + mid * math.cos(t), r.cy + mid * math.sin(t), span, r.width, r.angle)
+
+
+def inner(rect: Rect, along: float = 0.94, across: float = 0.8) -> Rect:
+    """``rect`` shrunk to the stick's own surface (its outline is blurred into the mat)."""
+    return Rect(rect.cx, rect.cy, rect.length * along, rect.width * across, rect.angle)
+
+
+def split_by_colour(lab: F32, mask: U8, rects: list[Rect], length: float, width: float,
+                    rounds: int = 3) -> list[Rect]:
+    """Re-split a blob of touching sticks using their colours as well as their axes.
+
+    ``lab`` is the blob's crop in Lab (float), ``mask`` its 0/255 mask, ``rects`` the
+    sticks fitted to its shape. When the sticks differ in colour (a 배 beside a 등),
+    each blob pixel goes to the stick that is near and of its colour; each stick is then
+    re-fitted on its pixels (kept only if stick-sized). Same-coloured sticks are left as
+    they are.
+    """
+    ys, xs = np.nonzero(mask)
+    px, py = xs.astype(np.float64), ys.astype(np.float64)
+    values = lab[ys, xs].astype(np.float64)
+    current = list(rects)
+    for _ in range(rounds):
+        dist = np.stack([_segment_distance(px, py, r) for r in current])
+        colours = []
+        for d in dist:
+            core = d < 0.3 * width
+            colours.append(np.median(values[core], axis=0) if core.sum() >= 3 else values.mean(axis=0))
+        spread = max(float(np.linalg.norm(a - b)) for a in colours for b in colours)
+        if spread < 15.0:
+            return current
+        dcol = np.stack([np.linalg.norm(values - c, axis=1) for c in colours])
+        cost = (dist / (0.5 * width)) ** 2 + (dcol / 12.0) ** 2
+        owner = np.argmin(cost, axis=0)
+        new = []
+        for i, r in enumerate(current):
+            sel = owner == i
+            if sel.sum() < 0.4 * length * width:
+                new.append(r)
+                continue
+            fit = rect_from_min_area(np.stack([px[sel], py[sel]], axis=1).astype(np.float32))
+            ok = abs(fit.length - length) < 0.25 * length and 0.55 * width < fit.width < 1.4 * width
+            new.append(fit if ok else r)
+        current = new
+    return current
