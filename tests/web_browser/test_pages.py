@@ -255,6 +255,25 @@ def test_undo_substitution_and_timeout_from_console(
     ref.wait_for_function("document.getElementById('a-timeout-end').disabled === false")
     ref.click("#a-timeout-end")
     board_page.wait_for_function("!document.getElementById('shot-label').textContent.includes('작전타임')")
+
+    # a stoppage with its reason stops the clocks on every screen, then play resumes
+    ref.click("#a-stop")
+    ref.locator('#dlg-stop input[value="부상"] + span').click()
+    ref.locator('#dlg-stop button[value="ok"]').click()
+    board_page.wait_for_function("document.getElementById('clock-label').textContent === '경기 중단 — 부상'")
+    stopped = board_page.inner_text("#match-clock")
+    assert board_page.locator("#match-clock.stopped").count() == 1
+    ref.wait_for_function("document.getElementById('a-resume').disabled === false")
+    ref.click("#a-resume")
+    board_page.wait_for_function("document.getElementById('clock-label').textContent === '경기 시간'")
+    assert board_page.inner_text("#match-clock") <= stopped  # it never runs back
+
+    # 나래 throws although 가람 is next: the turn is 낙 and passes to 백호
+    ref.click("#a-wrong")
+    ref.locator("#wrong-thrower").select_option("나래")
+    ref.locator('#dlg-wrong button[value="ok"]').click()
+    board_page.wait_for_function("document.getElementById('turn-team').textContent.includes('백호')")
+    assert [e["event"]["type"] for e in server.referee().get(f"/api/matches/{match_id}/events")[1]][-1] == "wrong_thrower"
     assert js_errors(board_page) == [] and js_errors(ref) == []
 
 

@@ -300,6 +300,7 @@ function renderActions() {
   set("a-timeout1", game && !over && !m.timeout && (m.timeouts_left?.[1] ?? 0) > 0);
   set("a-timeout-end", !!m.timeout);
   set("a-sub", !over);
+  set("a-wrong", game && !over);
   set("a-undo", (state.seq ?? 0) > 0);
   set("a-timeup", game && !over);
   set("a-decide", over && (state.winner === null || m.decided_by === "referee"));
@@ -473,7 +474,10 @@ function formDialog(id) {
 }
 
 $("a-start").addEventListener("click", () => sendEvent({ type: "start" }));
-$("a-stop").addEventListener("click", () => sendEvent({ type: "stoppage", reason: "심판 중단" }));
+$("a-stop").addEventListener("click", async () => {
+  const f = await formDialog("dlg-stop");
+  if (f) sendEvent({ type: "stoppage", reason: String(f.get("reason") || "심판 중단") });
+});
 $("a-resume").addEventListener("click", () => sendEvent({ type: "resume" }));
 $("a-timeout0").addEventListener("click", () => sendEvent({ type: "timeout", team: 0 }));
 $("a-timeout1").addEventListener("click", () => sendEvent({ type: "timeout", team: 1 }));
@@ -534,6 +538,22 @@ $("a-sub").addEventListener("click", async () => {
   const f = await formDialog("dlg-sub");
   if (!f) return;
   sendEvent({ type: "substitution", team: Number(f.get("team")), out: f.get("out"), in: f.get("in") });
+});
+
+function fillWrong() {
+  const form = $("dlg-wrong").querySelector("form");
+  const lineup = state?.match?.lineups?.[Number(form.elements.team.value)];
+  if (!lineup) return;
+  $("wrong-thrower").replaceChildren(...[...lineup.throwers, lineup.mover, ...lineup.reserves].map((n) => h("option", { value: n }, n)));
+}
+$("dlg-wrong").querySelectorAll('input[name="team"]').forEach((r) => r.addEventListener("change", fillWrong));
+$("a-wrong").addEventListener("click", async () => {
+  const form = $("dlg-wrong").querySelector("form");
+  if (state && state.turn !== null && state.turn !== undefined) form.elements.team.value = String(state.turn);
+  fillWrong();
+  const f = await formDialog("dlg-wrong");
+  if (!f) return;
+  sendEvent({ type: "wrong_thrower", team: Number(f.get("team")), thrower: String(f.get("thrower") || ""), later: f.get("later") === "1" });
 });
 
 $("gap-charge").addEventListener("click", () => act(async () => accept(await api("POST", `/api/matches/${matchId}/offline_gap`, { charge: true }))));
