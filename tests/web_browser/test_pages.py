@@ -313,3 +313,29 @@ def test_clock_format_tenths_in_the_last_minute(live_server_module: LiveServer, 
         CLOCK_CASES,
     )
     assert got == [text for _, text in CLOCK_CASES]
+
+
+def test_piece_finishes_through_the_console(live_server_module: LiveServer, open_page: Callable[..., Any]) -> None:
+    server = live_server_module
+    match_id = server.create_match()
+    ref = server.referee()
+    for event in (
+        {"type": "throw", "team": 0, "result": "모"}, {"type": "throw", "team": 0, "result": "걸"},
+        {"type": "move", "team": 0, "result": "모", "piece": 0},
+        {"type": "move", "team": 0, "result": "걸", "piece": 0, "to": "방"},
+        {"type": "throw", "team": 1, "result": "도"}, {"type": "move", "team": 1, "result": "도", "piece": 0},
+        {"type": "throw", "team": 0, "result": "윷"}, {"type": "throw", "team": 0, "result": "개"},
+    ):
+        server.post_event(match_id, event, ref)
+    board_page = scoreboard(open_page, server, match_id)
+    page = console(open_page, server, match_id)
+    page.click('.yut-board .piece.team0.selectable[data-at="방"]')
+    # from 방 (diagonal from 모): 윷 goes straight to 날도 or turns home past 참먹이; 개 to 속모 or 안찌
+    targets = {t.get_attribute("data-to"): t.query_selector(".target-label").text_content()
+               for t in page.query_selector_all(".yut-board .target")}
+    assert targets == {"날도": "윷", "났음": "윷", "속모": "개", "안찌": "개"}
+    assert page.locator(".yut-board .start-label").is_hidden()  # the 났음 target takes its place
+    page.click('.yut-board .target[data-to="났음"]')
+    board_page.wait_for_function("document.querySelectorAll('#team0 .tray-pieces.finished svg').length === 1")
+    assert board_page.locator(".yut-board .piece.team0:not(.ghost)").count() == 0
+    assert [c.strip() for c in board_page.locator("#pending .chip").all_inner_texts()] == ["개"]

@@ -62,7 +62,7 @@ export class BoardView {
     const len = Math.hypot(start[0], start[1]) || 1;
     // off-board spots: where waiting pieces enter from / finished pieces leave to
     this.pos.set(WAITING, [start[0] * 1.2, start[1] * 1.2 + 10]);
-    this.pos.set(FINISHED, [start[0] / len * (R + 70), start[1] / len * (R + 70)]);
+    this.pos.set(FINISHED, [start[0] / len * (R + 100), start[1] / len * (R + 100)]);
     this.svg = el("svg", { viewBox: `${-R - 55} ${-R - 55} ${2 * R + 110} ${2 * R + 110}`,
       class: "yut-board", role: "img", "aria-label": "윷말판" });
     el("title", {}, this.svg).textContent = "윷말판";
@@ -92,6 +92,7 @@ export class BoardView {
     const [sx, sy] = this.pos.get("참먹이") || [0, 0];
     const lab = el("text", { class: "start-label", x: sx / len * (R + 62), y: sy / len * (R + 62) + 12 }, this.svg);
     lab.textContent = "참먹이";
+    this.startLabel = lab;
     this.svg.addEventListener("click", () => this.hideTip());
     host.replaceChildren(this.svg);
     this.pieceNodes = new Map();   // `${team}:${station}` → <g>
@@ -181,6 +182,8 @@ export class BoardView {
   /** Console: highlighted legal destinations [{to, label}]; tapping one calls onTargetTap(to). */
   setTargets(targets) {
     this.gTargets.replaceChildren();
+    // the 났음 target sits where the 참먹이 label is: show one at a time
+    this.startLabel.style.display = targets.some((t) => t.to === FINISHED) ? "none" : "";
     for (const { to, label } of targets) {
       const p = this.pos.get(to);
       if (!p) continue;
