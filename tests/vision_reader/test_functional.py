@@ -99,10 +99,18 @@ def test_difference_maps_shadow_keeps_chromaticity() -> None:
 def test_foreground_mask_suppresses_shadow_only() -> None:
     d_lum = np.array([[0.0, -0.3, -0.3, 0.4, -1.5]], np.float32)
     d_chroma = np.array([[0.2, 0.5, 6.0, 0.5, 0.5]], np.float32)
-    p = F.SegmentParams(0.06, 1.5, math.log(0.5), 3.0, True)
+    p = F.SegmentParams(0.06, 1.5, math.log(0.5), 3.0, True, 0.3, 8.0)
     assert list(F.foreground_mask(d_lum, d_chroma, p)[0]) == [0, 0, 255, 255, 255]
     off = p._replace(shadow_suppression=False)
     assert list(F.foreground_mask(d_lum, d_chroma, off)[0]) == [0, 255, 255, 255, 255]
+
+
+def test_foreground_mask_uses_floor_thresholds_off_the_mat() -> None:
+    d_lum = np.full((1, 4), 0.1, np.float32)
+    d_chroma = np.full((1, 4), 0.5, np.float32)
+    p = F.SegmentParams(0.06, 1.5, math.log(0.5), 3.0, True, 0.3, 8.0)
+    on_mat = np.array([[255, 255, 0, 0]], np.uint8)
+    assert list(F.foreground_mask(d_lum, d_chroma, p, on_mat)[0]) == [255, 255, 0, 0]
 
 
 def test_gain_map_recovers_light_change() -> None:

@@ -56,8 +56,8 @@ class MarkModel:
     """Colour of the 빽도 mark (Lab, calibration light) and the share of an end it covers."""
 
     mark_lab: tuple[float, float, float]
-    marked_fraction: float  # share of mark-like pixels at the marked end in the belly image
-    other_fraction: float  # the largest share at any other end
+    marked_fraction: float  # how much more of the marked end than of the other is mark-like
+    other_fraction: float  # the same, largest among the other sticks
     threshold: float
 
 
@@ -146,6 +146,10 @@ class Calibration:
                 shadow_min=_num(_field(seg, "shadow_min", where + " segment"), "shadow_min", where),
                 shadow_chroma=_num(_field(seg, "shadow_chroma", where + " segment"), "shadow_chroma", where),
                 shadow_suppression=bool(_field(seg, "shadow_suppression", where + " segment")),
+                floor_lum_threshold=_num(_field(seg, "floor_lum_threshold", where + " segment"),
+                                         "floor_lum_threshold", where),
+                floor_chroma_threshold=_num(_field(seg, "floor_chroma_threshold", where + " segment"),
+                                            "floor_chroma_threshold", where),
             )
         except TypeError:
             raise CalibrationError(f"{where}: 'segment' must be an object") from None
@@ -275,11 +279,14 @@ def _noise_params(d_lum: F.F32, d_chroma: F.F32) -> tuple[float, float]:
 
 
 def _find_sticks(image: npt.NDArray[np.uint8], background: npt.NDArray[np.uint8],
-                 params: F.SegmentParams, name: str, work_size: tuple[int, int]
-                 ) -> tuple[list[F.Rect], npt.NDArray[np.float32]]:
+                 params: F.SegmentParams, name: str, work_size: tuple[int, int],
+                 on_mat: npt.NDArray[np.uint8]) -> tuple[list[F.Rect], npt.NDArray[np.float32]]:
+    import cv2
+
     work = prepare(image, work_size)
     radius = max(1, int(round(work_size[0] / 320)))
-    mask, gain, _, _ = F.segment(work, background, params, radius)
+    mask, gain, d_lum, d_chroma = F.segment(work, background, params, radius, on_mat)
+    lab = cv2.cvtColor(work, cv2.COLOR_BGR2LAB).astype(np.float32)
     found = F.blobs(mask, min_area=work_size[0] * work_size[1] * 2e-4)
     if len(found) < STICK_COUNT:
         raise CalibrationError(f"{name} image: found {len(found)} stick(s), need exactly {STICK_COUNT}"
@@ -300,7 +307,7 @@ def _find_sticks(image: npt.NDArray[np.uint8], background: npt.NDArray[np.uint8]
             raise CalibrationError(f"{name} image: a region at ({r.cx / work_size[0] * image.shape[1]:.0f}, "
                                    f"{r.cy / work_size[1] * image.shape[0]:.0f}) is not stick-shaped "
                                    f"({r.length:.0f}x{r.width:.0f} px at work size); are two sticks touching?")
-        rects.append(r)
+        rects.append(F.peel_shadow(r, lab, d_lum, d_chroma, params, 2.0 * params.shadow_chroma))
     return rects, gain
 
 
@@ -328,29 +335,36 @@ def calibrate(empty: npt.NDArray[np.uint8], belly: npt.NDArray[np.uint8], back: 
     scale = work_size[0] / size[0]
     background = prepare(empty, work_size)
 
-    # noise of the difference maps, from the background pixels of both stick images
-    lum_t, chroma_t = 0.0, 0.0
+    on_mat = F.polygon_mask((work_size[1], work_size[0]), polygon, scale)
+    # noise of the difference maps, from the background pixels of both stick images, on
+    # the mat and (separately: grass, JPEG blocks) on the floor
+    lum_t, chroma_t, floor_lum_t, floor_chroma_t = 0.0, 0.0, 0.0, 0.0
+    inside = on_mat > 0
     for img in (belly, back):
         work = prepare(img, work_size)
         gain = F.gain_map(work, background)
         d_lum, d_chroma = F.difference_maps(work, background.astype(np.float32) * gain)
-        lt, ct = _noise_params(d_lum, d_chroma)
+        lt, ct = _noise_params(d_lum[inside], d_chroma[inside])
         lum_t, chroma_t = max(lum_t, lt), max(chroma_t, ct)
+        if (~inside).sum() > 0.05 * inside.size:
+            lt, ct = _noise_params(d_lum[~inside], d_chroma[~inside])
+        floor_lum_t, floor_chroma_t = max(floor_lum_t, lt), max(floor_chroma_t, ct)
     params = F.SegmentParams(lum_threshold=lum_t, chroma_threshold=chroma_t,
                              shadow_min=math.log(0.45), shadow_chroma=max(2.0 * chroma_t, 3.0),
-                             shadow_suppression=True)
+                             shadow_suppression=True, floor_lum_threshold=max(lum_t, floor_lum_t),
+                             floor_chroma_threshold=max(chroma_t, floor_chroma_t))
     try:
-        belly_rects, _ = _find_sticks(belly, background, params, "belly", work_size)
-        back_rects, _ = _find_sticks(back, background, params, "back", work_size)
+        belly_rects, _ = _find_sticks(belly, background, params, "belly", work_size, on_mat)
+        back_rects, _ = _find_sticks(back, background, params, "back", work_size, on_mat)
     except CalibrationError:
         # sticks whose colour is a darkened mat colour vanish as "shadow": try without
         params = params._replace(shadow_suppression=False)
-        belly_rects, _ = _find_sticks(belly, background, params, "belly", work_size)
-        back_rects, _ = _find_sticks(back, background, params, "back", work_size)
+        belly_rects, _ = _find_sticks(belly, background, params, "belly", work_size, on_mat)
+        back_rects, _ = _find_sticks(back, background, params, "back", work_size, on_mat)
     # what "shadow" may mean here: no more than a few percent of the sticks' own pixels
     params = _shadow_params(params, [(belly, belly_rects), (back, back_rects)], background, work_size)
-    belly_rects, belly_gain = _find_sticks(belly, background, params, "belly", work_size)
-    back_rects, back_gain = _find_sticks(back, background, params, "back", work_size)
+    belly_rects, belly_gain = _find_sticks(belly, background, params, "belly", work_size, on_mat)
+    back_rects, back_gain = _find_sticks(back, background, params, "back", work_size, on_mat)
 
     all_rects = belly_rects + back_rects
     length = float(np.median([r.length for r in all_rects])) / scale
@@ -456,20 +470,21 @@ def _mark_model(patches: list[npt.NDArray[np.uint8]]) -> MarkModel:
     labs = [cv2.cvtColor(p, cv2.COLOR_BGR2LAB).astype(np.float64) for p in patches]
     h, w = labs[0].shape[:2]
     ends = F.end_slices(w)
-    y0, y1 = int(h * 0.15), int(round(h * 0.85))
+    y0, y1 = int(h * 0.25), int(round(h * 0.75))  # middle rows: the long edges may show mat
     bodies = [np.median(lab[y0:y1, int(w * 0.35):int(w * 0.65)].reshape(-1, 3), axis=0) for lab in labs]
-    anomaly = []
+    # the marked stick is the one whose two ends differ: an outline a little too long or
+    # turned shows some mat at both ends alike, the mark only at one
+    asym = []
     for i, lab in enumerate(labs):
-        for end, xs in enumerate(ends):
-            px = lab[y0:y1, xs].reshape(-1, 3)
-            anomaly.append((float(np.linalg.norm(px - bodies[i], axis=1).mean()), i, end))
-    anomaly.sort(reverse=True)
-    best, stick, end = anomaly[0]
-    second = max(a for a, i, _ in anomaly if i != stick)
-    if best < 6.0 or best < 1.8 * second:
+        an = [float(np.linalg.norm(lab[y0:y1, xs].reshape(-1, 3) - bodies[i], axis=1).mean()) for xs in ends]
+        asym.append((abs(an[0] - an[1]), i, 0 if an[0] > an[1] else 1))
+    asym.sort(reverse=True)
+    best, stick, end = asym[0]
+    second = asym[1][0]
+    if best < 5.0 or best < 2.0 * second:
         raise CalibrationError(
-            "belly image: cannot tell which stick carries the 빽도 mark (no stick differs clearly at one"
-            f" end: strongest end difference {best:.1f}, next stick {second:.1f} ΔE)")
+            "belly image: cannot tell which stick carries the 빽도 mark (no stick differs clearly between"
+            f" its ends: largest difference {best:.1f}, next stick {second:.1f} ΔE)")
     xs = ends[end]
     px = labs[stick][y0:y1, xs].reshape(-1, 3)
     d = np.linalg.norm(px - bodies[stick], axis=1)
@@ -477,16 +492,17 @@ def _mark_model(patches: list[npt.NDArray[np.uint8]]) -> MarkModel:
     if len(strong) < 4:
         raise CalibrationError("belly image: the 빽도 mark is too small to learn its colour")
     mark_lab = strong.mean(axis=0)
-    fractions = []
+    # a stick's mark score: how much more mark-like one end is than the other
+    scores = []
     for i, p in enumerate(patches):
         f0, f1 = F.end_profile(p, bodies[i], mark_lab)
-        fractions += [(f0, i, 0), (f1, i, 1)]
-    marked = next(f for f, i, e in fractions if i == stick and e == end)
-    other = max(f for f, i, e in fractions if not (i == stick and e == end))
+        scores.append((abs(f0 - f1), i))
+    marked = next(f for f, i in scores if i == stick)
+    other = max(f for f, i in scores if i != stick)
     if marked < 2.0 * other or marked < 0.04:
         raise CalibrationError(
-            f"belly image: the 빽도 mark is not distinct enough (mark-like share {marked:.2f} at the marked"
-            f" end, {other:.2f} elsewhere)")
+            f"belly image: the 빽도 mark is not distinct enough (mark-like share differs by {marked:.2f}"
+            f" between the ends of the marked stick, by {other:.2f} on another)")
     threshold = math.sqrt(marked * max(other, 0.01))
     threshold = min(threshold, 0.5 * marked)
     return MarkModel((float(mark_lab[0]), float(mark_lab[1]), float(mark_lab[2])), marked, other, threshold)

@@ -122,20 +122,30 @@ def difference_maps(image: U8, expected: F32) -> tuple[F32, F32]:
 
 
 class SegmentParams(NamedTuple):
-    lum_threshold: float  # |log ratio| above which a pixel differs in brightness
+    lum_threshold: float  # |log ratio| above which a mat pixel differs in brightness
     chroma_threshold: float  # chromaticity distance (percent) above which it differs in colour
     shadow_min: float  # log ratio of the darkest shadow (e.g. log 0.35)
     shadow_chroma: float  # a shadow changes chromaticity by less than this
     shadow_suppression: bool
+    floor_lum_threshold: float  # the same two thresholds off the mat (the floor may be
+    floor_chroma_threshold: float  # noisier: grass, JPEG blocks on saturated colours)
 
 
-def foreground_mask(d_lum: F32, d_chroma: F32, p: SegmentParams) -> U8:
+def foreground_mask(d_lum: F32, d_chroma: F32, p: SegmentParams, on_mat: U8 | None = None) -> U8:
     """0/255 mask of pixels that differ from the background and are not shadow.
 
     A shadow is a pixel darker than the background (but not black) whose colour,
-    brightness divided out, is unchanged.
+    brightness divided out, is unchanged. ``on_mat`` (0/255) says where the mat's
+    thresholds apply; elsewhere the floor's do (everywhere the mat's without it).
     """
-    fg = (np.abs(d_lum) > p.lum_threshold) | (d_chroma > p.chroma_threshold)
+    if on_mat is None:
+        lum_t: F32 | float = p.lum_threshold
+        chroma_t: F32 | float = p.chroma_threshold
+    else:
+        inside = on_mat > 0
+        lum_t = np.where(inside, p.lum_threshold, p.floor_lum_threshold).astype(np.float32)
+        chroma_t = np.where(inside, p.chroma_threshold, p.floor_chroma_threshold).astype(np.float32)
+    fg = (np.abs(d_lum) > lum_t) | (d_chroma > chroma_t)
     if p.shadow_suppression:
         shadow = (d_lum < -p.lum_threshold) & (d_lum > p.shadow_min) & (d_chroma < p.shadow_chroma)
         fg &= ~shadow
@@ -262,7 +272,7 @@ def end_profile(patch: U8, body_lab: npt.NDArray[np.float64], mark_lab: npt.NDAr
     """
     h, w = patch.shape[:2]
     lab = cv2.cvtColor(patch, cv2.COLOR_BGR2LAB).astype(np.float64)
-    y0, y1 = int(h * 0.15), max(int(h * 0.15) + 1, int(round(h * 0.85)))
+    y0, y1 = int(h * 0.25), max(int(h * 0.25) + 1, int(round(h * 0.75)))
     sep = float(np.linalg.norm(mark_lab - body_lab))
     out = []
     for xs in end_slices(w, end_fraction):
@@ -371,17 +381,17 @@ def find_mat(empty: U8, work_width: int = 640) -> Polygon:
 
 
 def segment(image_work: U8, background: U8, params: SegmentParams, clean_radius: int,
-            valid: U8 | None = None) -> tuple[U8, F32, F32, F32]:
+            on_mat: U8 | None = None) -> tuple[U8, F32, F32, F32]:
     """Foreground mask of a (reduced, smoothed) image against the empty-mat background.
 
     The light change since calibration is estimated and divided out first
     (:func:`gain_map`); returns the cleaned 0/255 mask, the gain map and the two
     difference maps (for diagnostics).
     """
-    gain = gain_map(image_work, background, valid)
+    gain = gain_map(image_work, background)
     expected = background.astype(np.float32) * gain
     d_lum, d_chroma = difference_maps(image_work, expected)
-    mask = clean_mask(foreground_mask(d_lum, d_chroma, params), clean_radius)
+    mask = clean_mask(foreground_mask(d_lum, d_chroma, params, on_mat), clean_radius)
     return mask, gain, d_lum, d_chroma
 
 
@@ -390,3 +400,43 @@ def correct_light(patch: U8, gain: npt.NDArray[np.float32]) -> U8:
     g = np.maximum(np.asarray(gain, np.float32).reshape(1, 1, 3), 0.05)
     out: U8 = np.clip(patch.astype(np.float32) / g, 0, 255).astype(np.uint8)
     return out
+
+
+def peel_shadow(rect: Rect, lab: F32, d_lum: F32, d_chroma: F32, params: SegmentParams,
+                chroma_limit: float, min_width: float = 0.0) -> Rect:
+    """Narrow ``rect`` (work coordinates) by peeling off the shade along one long side.
+
+    A stick's region often carries the shadow it casts along one side. The outermost
+    rows of both long sides are compared: while one is mostly shade — darker than the
+    empty mat with its colour kept, and clearly unlike the stick's own middle — and the
+    other is not (a round face's shading darkens both sides alike), that side loses a
+    pixel. At most a third of the width goes, never below ``min_width``.
+    """
+    t = math.radians(rect.angle)
+    nx, ny = -math.sin(t), math.cos(t)
+    core = rect_mask(d_lum.shape, inner(rect, 0.8, 0.4)) > 0
+    if core.sum() < 4:
+        return rect
+    own = np.median(lab[core], axis=0)
+    lo, hi = -rect.width / 2.0, rect.width / 2.0
+    floor_width = max(min_width, rect.width * 2.0 / 3.0)
+
+    def shade(edge: float) -> float:
+        row = Rect(rect.cx + nx * edge, rect.cy + ny * edge, rect.length * 0.8, 1.0, rect.angle)
+        m = rect_mask(d_lum.shape, row) > 0
+        if m.sum() < 3:
+            return 0.0
+        dark = ((d_lum[m] < -params.lum_threshold) & (d_chroma[m] < chroma_limit)
+                & (np.linalg.norm(lab[m] - own, axis=1) > 12.0))
+        return float(dark.mean())
+
+    while hi - lo - 1.0 >= floor_width:
+        s_lo, s_hi = shade(lo + 0.5), shade(hi - 0.5)
+        if max(s_lo, s_hi) < 0.5 or abs(s_lo - s_hi) < 0.3:
+            break
+        if s_lo > s_hi:
+            lo += 1.0
+        else:
+            hi -= 1.0
+    mid = (lo + hi) / 2.0
+    return Rect(rect.cx + nx * mid, rect.cy + ny * mid, rect.length, hi - lo, rect.angle)

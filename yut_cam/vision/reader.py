@@ -79,7 +79,7 @@ def _find(mask: npt.NDArray[np.uint8], lab: F.F32, diffs: tuple[F.F32, F.F32], c
     # that most looks like holding more than it was given
     while sum(counts) < 4 and regions:
         i = int(np.argmax(excess))
-        if excess[i] <= 0.2:
+        if excess[i] <= 0.45:
             break
         counts[i] += 1
         excess[i] -= 1.0
@@ -87,8 +87,9 @@ def _find(mask: npt.NDArray[np.uint8], lab: F.F32, diffs: tuple[F.F32, F.F32], c
         ratio = b.area / area
         if k == 1:
             rect = single.shifted(b.x, b.y)
-            if rect.width > 1.2 * width:
-                rect = _trim_shadow(rect, diffs, cal, width)
+            if rect.width > 1.1 * width:
+                rect = F.peel_shadow(rect, lab, diffs[0], diffs[1], cal.segment,
+                                     2.0 * cal.segment.shadow_chroma, min_width=0.95 * width)
             if single.width < 0.62 * width and single.length > 0.7 * length:
                 reasons.append("a stick stands on its edge (too narrow for its length)")
             elif extra > 0.3 and sum(counts) < 4:
@@ -109,31 +110,6 @@ def _find(mask: npt.NDArray[np.uint8], lab: F.F32, diffs: tuple[F.F32, F.F32], c
         reasons.append(f"{len(found)} stick-like regions, expected 4 (kept the 4 largest)")
         found = sorted(found, key=lambda f: -f.support)[:4]
     return found
-
-
-def _trim_shadow(rect: F.Rect, diffs: tuple[F.F32, F.F32], cal: Calibration, width: float) -> F.Rect:
-    """A stick region wider than a stick usually carries its shadow along one side (where
-    shadow suppression missed it, e.g. on the floor): cut the width back to a stick's,
-    dropping the side that looks like shade (darker, colour kept)."""
-    d_lum, d_chroma = diffs
-    t = math.radians(rect.angle)
-    nx, ny = -math.sin(t), math.cos(t)
-    extra = rect.width - width
-    shade = []
-    for side in (-1.0, 1.0):
-        off = side * (rect.width - extra) / 2.0
-        strip = F.Rect(rect.cx + nx * off, rect.cy + ny * off, rect.length * 0.8, max(1.0, extra), rect.angle)
-        m = F.rect_mask(d_lum.shape, strip) > 0
-        if not m.any():
-            shade.append(0.0)
-            continue
-        dark = (d_lum[m] < -cal.segment.lum_threshold) & (d_chroma[m] < 2.0 * cal.segment.shadow_chroma)
-        shade.append(float(dark.mean()))
-    if max(shade) < 0.3 or abs(shade[0] - shade[1]) < 0.2:
-        return F.Rect(rect.cx, rect.cy, rect.length, width, rect.angle)
-    keep = 1.0 if shade[0] > shade[1] else -1.0  # move away from the shaded side
-    shift = keep * extra / 2.0
-    return F.Rect(rect.cx + nx * shift, rect.cy + ny * shift, rect.length, width, rect.angle)
 
 
 def _bridge_pieces(mask: npt.NDArray[np.uint8], regions: list[F.Blob], length: float,
@@ -193,7 +169,8 @@ def read_image(image_bgr: npt.NDArray[np.uint8], calibration: Calibration) -> Re
     if float(work.std()) < 1.0:
         raise ImageError(f"image is blank (one flat colour, mean {float(work.mean()):.0f})")
     radius = max(1, int(round(cal.work_size[0] / 320)))
-    mask, gain, d_lum, d_chroma = F.segment(work, cal.background, cal.segment, radius)
+    on_mat = F.polygon_mask(work.shape[:2], list(cal.mat_polygon), s)
+    mask, gain, d_lum, d_chroma = F.segment(work, cal.background, cal.segment, radius, on_mat)
     lab = cv2.cvtColor(work, cv2.COLOR_BGR2LAB).astype(np.float32)
     found = _find(mask, lab, (d_lum, d_chroma), cal, reasons)
 
@@ -243,7 +220,8 @@ def read_image(image_bgr: npt.NDArray[np.uint8], calibration: Calibration) -> Re
             ph, pw = plab.shape[:2]
             body = np.asarray(np.median(plab[int(ph * 0.15):int(ph * 0.85), int(pw * 0.35):int(pw * 0.65)]
                               .reshape(-1, 3), axis=0), np.float64)
-            mark_share = max(F.end_profile(patch, body, body_mark, valid=clear))
+            ends = F.end_profile(patch, body, body_mark, valid=clear)
+            mark_share = abs(ends[0] - ends[1])
         marks.append(mark_share)
         depth = _edge_depth(rect, mat)
         surely_off |= depth <= -EDGE_TOLERANCE
@@ -262,7 +240,7 @@ def read_image(image_bgr: npt.NDArray[np.uint8], calibration: Calibration) -> Re
         share = marks[bellies[0]]
         thr = cal.mark.threshold
         if 0.6 * thr < share < 1.5 * thr:
-            face_doubts.append(f"빽도 mark unsure (mark-like share {share:.2f}, threshold {thr:.2f})")
+            face_doubts.append(f"빽도 mark unsure (mark score {share:.2f}, threshold {thr:.2f})")
     if not surely_off:
         reasons.extend(face_doubts)
     result = result_of(sticks)
