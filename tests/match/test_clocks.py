@@ -206,3 +206,27 @@ def test_undo_restores_the_previous_state_but_not_the_clock():
     assert g.phase.value == "move" and g.pending[0].value == "개" and ref.state.t == 7
     ref("undo")
     assert ref.state.game.pending == ()
+
+
+def test_clock_set_corrects_the_match_clock_and_keeps_the_shot_clock():
+    ref = Ref()
+    ref.wait(100)
+    ref.throw("개")
+    ref.wait(4)
+    ref("clock_set", to=190, reason="서비스 중단 시간 반영")
+    assert ref.state.t == 190 and ref.state.shot.remaining(190) == 26
+    ref.t = 150
+    with pytest.raises(IllegalEventError, match="never runs back"):
+        ref("move", team=0, result="개", piece=0)
+    ref.t = 191
+    ref("move", team=0, result="개", piece=0)
+    with pytest.raises(IllegalEventError):
+        Ref(start=False)("clock_set", to=10)
+
+
+@pytest.mark.parametrize("to", [-1, 1201, "10", True, None])
+def test_clock_set_needs_a_time_on_the_clock(to):
+    from yut_cam.match import RecordFormatError
+
+    with pytest.raises(RecordFormatError, match='"to"'):
+        Ref()("clock_set", to=to)

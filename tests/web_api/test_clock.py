@@ -132,8 +132,17 @@ def test_referee_settles_the_gap(config: dict[str, Any], clock: FakeClock, charg
         assert state["offline_gap"] is None and state["clock_sync"]["t"] == t_after
         assert ref.post(f"/api/matches/{mid}/offline_gap", {"charge": charge}).status_code == 422
         assert ref.post(f"/api/matches/{mid}/offline_gap", {"charge": "yes"}).status_code == 400
+        recorded = ref.client.get(f"/api/matches/{mid}/events").json[-1]["event"]
+        assert recorded["type"] == "clock_set" and recorded["to"] == t_after
     finally:
         close_app(again)
+    # the decision is durable: a third start resumes from the corrected clock, no new gap
+    third = create_app(config)
+    try:
+        state = third.test_client().get(f"/api/matches/{mid}").json
+        assert state["clock_sync"]["t"] == t_after and state["offline_gap"] == 0.0
+    finally:
+        close_app(third)
 
 
 def test_no_gap_for_a_stopped_clock(config: dict[str, Any], clock: FakeClock) -> None:

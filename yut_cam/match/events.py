@@ -2,7 +2,7 @@
 
 Game events: ``throw``, ``move``, ``time_up``.  Referee events: ``throwoff``, ``start``,
 ``stoppage``, ``resume``, ``warning``, ``timeout``, ``timeout_end``, ``substitution``,
-``wrong_thrower``, ``undo``, ``decide``.  Every event may carry ``t``: seconds on the match
+``wrong_thrower``, ``clock_set``, ``undo``, ``decide``.  Every event may carry ``t``: seconds on the match
 clock (0 at the start, 1200 at time-up).  Unknown fields are ignored; an unknown type is an
 error.
 """
@@ -100,6 +100,15 @@ class WrongThrower(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class ClockSet(Event):
+    """The referee corrects the match clock to ``to`` seconds (e.g. charging the time the
+    service was down); ``t`` is what the clock showed before."""
+
+    to: float
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
 class Undo(Event):
     pass
 
@@ -180,6 +189,13 @@ def _substitution(d: dict[str, Any], t: float | None) -> Event:
     return sub
 
 
+def _clock_set(d: dict[str, Any], t: float | None) -> Event:
+    to = d.get("to")
+    if isinstance(to, bool) or not isinstance(to, (int, float)) or not 0 <= to <= 20 * 60:
+        raise RecordFormatError(f'"to" must be match-clock seconds 0..1200, not {to!r}')
+    return ClockSet(t, float(to), _str(d, "reason", "") or "")
+
+
 def _decide(d: dict[str, Any], t: float | None) -> Event:
     winner = d.get("winner")
     if winner not in (0, 1, None) or isinstance(winner, bool):
@@ -199,6 +215,7 @@ _PARSERS: Final = {
     "timeout_end": lambda d, t: TimeoutEnd(t),
     "substitution": _substitution,
     "wrong_thrower": lambda d, t: WrongThrower(t, _team(d), _str(d, "thrower", "") or "", bool(d.get("later", False))),
+    "clock_set": _clock_set,
     "undo": lambda d, t: Undo(t),
     "time_up": lambda d, t: TimeUp(t),
     "decide": _decide,

@@ -261,6 +261,19 @@ def _resume(state: MatchState, e: ev.Resume, t: float) -> MatchState:
     return replace(state, stopped=None)
 
 
+def _clock_set(state: MatchState, e: ev.ClockSet, t: float) -> MatchState:
+    """A correction of the match clock; the shot clock keeps its remaining time."""
+    if not state.started:
+        raise IllegalEventError("the match clock has not started", rule="경기 시간")
+    delta = e.to - t
+    shot = state.shot
+    if shot is not None:
+        paused = None if shot.paused_at is None else shot.paused_at + delta
+        shot = replace(shot, deadline=shot.deadline + delta, paused_at=paused)
+    timeout = None if state.timeout is None else (state.timeout[0], state.timeout[1] + delta)
+    return replace(state, t=e.to, shot=shot, timeout=timeout)
+
+
 def _timeout(state: MatchState, e: ev.Timeout, t: float) -> MatchState:
     rule = "작전타임: 팀당 2회, 40초, 2분 이하 남으면 요청 불가"
     if state.timeout is not None:
@@ -381,6 +394,7 @@ _HANDLERS: Final[dict[type[ev.Event], _Handler]] = {
     ev.TimeUp: _time_up,
     ev.Decide: _decide,
     ev.Start: _start,
+    ev.ClockSet: _clock_set,
     ev.Stoppage: _stoppage,
     ev.Resume: _resume,
     ev.Timeout: _timeout,

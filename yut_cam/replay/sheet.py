@@ -40,6 +40,7 @@ KINDS = {
     "stoppage": "중단",
     "resume": "재개",
     "wrong_thrower": "순서 위반",
+    "clock_set": "시계 정정",
     "undo": "되돌리기",
     "time_up": "시간 종료",
     "decide": "심판 결정",

@@ -170,7 +170,7 @@ def build(header: dict[str, Any] | Header, events: Sequence[dict[str, Any]], *, 
     start = state
     steps: list[Step] = []
     for index, raw in enumerate(events, start=1):
-        line = raw.get("_line", index + 1) if isinstance(raw, dict) else index + 1
+        line = index + 1  # the header is line 1
         try:
             before = state
             state = apply(state, parse_event(raw))
@@ -289,6 +289,10 @@ def describe(event: dict[str, Any], before: MatchState, after: MatchState) -> st
         return f"선수교체: {team} 순서 변경"
     if kind == "wrong_thrower":
         return f"순서 위반: {team} {event.get('thrower', '')} — 낙"
+    if kind == "clock_set":
+        to = event.get("to")
+        shown = clock.format_clock(clock.MATCH_SECONDS - to, tenths=False) if isinstance(to, (int, float)) else "?"
+        return f"경기 시계 정정: 남은 시간 {shown}" + (f" — {event['reason']}" if event.get("reason") else "")
     if kind == "undo":
         return "되돌리기 (직전 기록 취소)"
     if kind == "time_up":

@@ -399,15 +399,19 @@ class MatchService:
         return wait
 
     def settle_gap(self, match_id: int, charge: Any) -> dict[str, Any]:
-        """The referee's decision on an offline gap: charge it to the match clock or not."""
+        """The referee's decision on an offline gap, recorded as a ``clock_set`` event:
+        charged (the match clock moves on by the gap) or forgiven (it stays)."""
         if not isinstance(charge, bool):
             raise BadRequestError(f'"charge" must be true or false, not {charge!r}')
         with self._lock:
             live = self._get_open(match_id)
-            if live.offline_gap is None:
+            gap = live.offline_gap
+            if gap is None:
                 raise IllegalError("there is no offline gap to settle", rule="경기 시간")
-            if charge:
-                live.clock = live.clock.shifted(live.offline_gap, self._mono())
+            now_t = stamp(live.clock.t(self._mono()))
+            to = min(float(clock.MATCH_SECONDS), now_t + gap) if charge else now_t
+            reason = f"중단 {gap:g}초 {'반영' if charge else '면제'}"
+            self._append(live, {"type": "clock_set", "to": stamp(to), "reason": reason, "t": now_t}, None)
             live.offline_gap = None
             self._changed(live)
             self._maybe_time_up(live)
