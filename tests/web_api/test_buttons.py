@@ -47,3 +47,25 @@ def test_confirm_nak_and_undo_buttons(app: Flask, client: FlaskClient, referee: 
     assert (last["type"], last["result"]) == ("throw", "낙")
     state = client.get(f"/api/matches/{match_id}").json
     assert state["turn"] == 1 and state["led"]["text"].endswith("10")
+
+
+def test_the_venue_settings_file_decides_the_pins(config: dict[str, Any], clock: FakeClock, tmp_path: Any,
+                                                  monkeypatch: pytest.MonkeyPatch, hardware: str) -> None:
+    import json
+    from pathlib import Path
+
+    from yut_cam.web import close_app, create_app
+
+    venue = json.loads(Path("firmware/hardware.json").read_text(encoding="utf-8"))
+    venue["buttons"]["undo"] = 7  # the venue wired its undo button elsewhere
+    path = tmp_path / "hardware.json"
+    path.write_text(json.dumps(venue), encoding="utf-8")
+    monkeypatch.setenv("YUT_CAM_HARDWARE", str(path))
+    config["HARDWARE"] = hardware
+    app = create_app(config)
+    try:
+        link = app.extensions["yut_cam.hardware"]
+        assert link.settings.source == str(path)
+        assert link.buttons.pin("undo").info.name == "GPIO7"  # BCM numbering
+    finally:
+        close_app(app)

@@ -16,6 +16,7 @@ from yut_cam.hardware.buttons import RefereeButtons
 from yut_cam.hardware.buzzer import TimerBuzzer
 from yut_cam.hardware.display import PanelView
 from yut_cam.hardware.ledtimer import LedTimer, mock_pin_factory
+from yut_cam.hardware.settings import HardwareSettings, settings_from_env
 from yut_cam.hardware.timer import TimerDriver, TimerState
 from yut_cam.web import actions
 from yut_cam.web.service import MatchService
@@ -42,22 +43,30 @@ class _ReadBackPanel:
 
 
 class HardwareLink:
-    """``mode``: "mock" (gpiozero MockFactory pins) or "gpio" (the default pin factory)."""
+    """``mode``: "mock" (gpiozero MockFactory pins) or "gpio" (the default pin factory).
+
+    Pins, digit encoding, brightness and alert times come from ``settings``, by default the
+    venue's file named by ``$YUT_CAM_HARDWARE`` (the systemd unit sets it), else built-in.
+    """
 
     def __init__(self, service: MatchService, mode: str = "mock", *,
+                 settings: HardwareSettings | None = None,
                  dispatch: Callable[[Callable[[], None]], None] | None = None) -> None:
         if mode not in ("mock", "gpio"):
             raise ValueError(f"hardware mode must be 'mock' or 'gpio', not {mode!r}")
         self.service = service
+        self.settings = settings if settings is not None else settings_from_env()
         self.pin_factory: Any = mock_pin_factory() if mode == "mock" else None
-        self.led = LedTimer(pin_factory=self.pin_factory)
-        self.buzzer = TimerBuzzer(pin_factory=self.pin_factory)
+        self.led = LedTimer(self.settings, pin_factory=self.pin_factory)
+        self.buzzer = TimerBuzzer(self.settings.buzzer, pin_factory=self.pin_factory)
         self.panel = _ReadBackPanel(self.led)
-        self.driver = TimerDriver(_Clocks(service), self.panel, buzzer=self.buzzer, clock=service.monotonic)
+        self.driver = TimerDriver(
+            _Clocks(service), self.panel, buzzer=self.buzzer, alert=self.settings.alert, clock=service.monotonic
+        )
         self._dispatch = dispatch or (lambda fn: fn())
         self.buttons = RefereeButtons(
-            {name: self._press(name) for name in actions.ACTIONS}, clock=service.monotonic,
-            pin_factory=self.pin_factory,
+            {name: self._press(name) for name in actions.ACTIONS}, self.settings.buttons,
+            clock=service.monotonic, pin_factory=self.pin_factory,
         )
         self.running = False
 
