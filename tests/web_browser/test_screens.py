@@ -3,6 +3,7 @@ a tablet), inspected in the test: the board's size and place, no overflow, and t
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -106,9 +107,13 @@ def test_big_screen_1920x1080(live_server_module: LiveServer, open_page: Callabl
     assert page.locator("#team0 .tray-pieces.finished svg").count() == 1
     assert page.locator(".yut-board .piece.team0 .piece-count").all_text_contents() == ["2"]
     check_board_pixels(crop(image, board))
-    # the clock digits are white on black: plenty of both inside the clock box
+    # the clock digits are white on black and at least 120 px tall (readable from 10 m)
     digits = crop(image, box)
-    assert near(digits, (255, 255, 255), 40) > 2000 and near(digits, (0, 0, 0), 20) > 2000
+    assert near(digits, (0, 0, 0), 20) > 2000
+    lit_rows = np.where((digits.min(axis=2) > 200).sum(axis=1) > 3)[0]
+    assert lit_rows.size and lit_rows.max() - lit_rows.min() + 1 >= 120, "clock digits under 120 px"
+    lit_cols = np.where((digits.min(axis=2) > 200).sum(axis=0) > 0)[0]
+    assert lit_cols.max() < digits.shape[1] - 1, "clock digits cut off on the right"
 
     # a camera reading awaiting the referee: the scoreboard says 판정 중 over the photo
     server.inject_reading(match_id, result="걸")
@@ -159,3 +164,23 @@ def test_console_tablet(live_server_module: LiveServer, open_page: Callable[...,
     # touch targets: every button at least 40 px tall
     heights = ref.evaluate("[...document.querySelectorAll('main button:not([hidden])')].filter(b => b.offsetParent).map(b => b.getBoundingClientRect().height)")
     assert heights and min(heights) >= 40, heights
+
+
+def test_last_minute_shows_tenths_at_full_size(live_server_module: LiveServer, open_page: Callable[..., Any],
+                                               shots_dir: Path) -> None:
+    server = live_server_module
+    match_id = server.create_match()
+    page = scoreboard(open_page, server, match_id, (1920, 1080))
+    normal = page.locator("#match-clock").bounding_box()
+    # the page's clock runs 1150 s ahead from now on: it interpolates into the last minute by itself
+    page.evaluate("() => { const real = Date.now; Date.now = () => real() + 1150000; }")
+    page.wait_for_selector("#match-clock.last-minute")
+    text = page.inner_text("#match-clock")
+    assert re.fullmatch(r"[1-5]?\d\.\d", text), text
+    image = png(page, shots_dir / "scoreboard_last_minute.png")
+    box = page.locator("#match-clock").bounding_box()
+    assert box["height"] == normal["height"]
+    outer = page.locator(".clock-box").bounding_box()
+    digits = crop(image, outer)
+    lit_cols = np.where((np.abs(digits.astype(int) - (0, 204, 255)).max(axis=2) < 40).sum(axis=0) > 0)[0]
+    assert lit_cols.size and lit_cols.max() < digits.shape[1] - 10, "last-minute digits run out of their box"

@@ -193,7 +193,8 @@ function tickClocks() {
   if (!state) return;
   const t = clock.t();
   const remaining = Math.max(0, MATCH_SECONDS - t);
-  const text = formatClock(remaining);
+  // the last minute shows SS.t (59.9 … 0.0): as wide as MM:SS, so the big digits keep their size
+  const text = remaining < 60 ? formatClock(remaining).slice(3).replace(/^0(?=\d)/, "") : formatClock(remaining);
   const mc = $("match-clock");
   if (mc.textContent !== text) mc.textContent = text;
   mc.classList.toggle("last-minute", remaining < 60);
@@ -201,6 +202,12 @@ function tickClocks() {
 }
 
 function renderShot(t) {
+  fillShot(t);
+  const val = $("shot-clock");
+  val.classList.toggle("long", val.textContent.length > 3);   // "+125" still fits its box
+}
+
+function fillShot(t) {
   const m = state.match || {};
   const box = $("shot-box"), label = $("shot-label"), val = $("shot-clock"), warn = $("shot-warn");
   box.className = "shot-box";
@@ -221,7 +228,7 @@ function renderShot(t) {
   box.classList.add(`team${shot.team}`);
   label.textContent = shot.kind === "move" ? `말 쓰기 ${shot.limit}초` : `던지기 ${shot.limit}초`;
   if (shot.overdue > 0) {
-    val.textContent = `+${Math.floor(shot.overdue)}`;
+    val.textContent = `+${Math.min(999, Math.floor(shot.overdue))}`;
     box.classList.add("over");
     warn.textContent = shot.warningsDue > 0 ? `시간 초과 — 경고 ${shot.warningsDue}` : "시간 초과";
   } else {
