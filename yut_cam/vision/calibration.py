@@ -275,7 +275,7 @@ def _noise_params(d_lum: F.F32, d_chroma: F.F32) -> tuple[float, float]:
     """
     p_l = float(np.percentile(np.abs(d_lum), 95))
     p_c = float(np.percentile(d_chroma, 95))
-    return max(0.06, 3.5 * p_l), max(1.0, 3.0 * p_c)
+    return max(0.05, 3.0 * p_l), max(1.0, 2.5 * p_c)
 
 
 def _find_sticks(image: npt.NDArray[np.uint8], background: npt.NDArray[np.uint8],

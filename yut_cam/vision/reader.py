@@ -183,7 +183,9 @@ def read_image(image_bgr: npt.NDArray[np.uint8], calibration: Calibration) -> Re
     surely_off = False
     for i, f in enumerate(found):
         rect = f.rect.scaled(1.0 / s)
-        raw = F.stick_patch(image, F.inner(rect), PATCH_SIZE)
+        # a stick split out of touching sticks is read on a narrower band along its middle
+        across = 0.65 if f.merged else 0.8
+        raw = F.stick_patch(image, F.inner(rect, 0.94, across), PATCH_SIZE)
         g = gain[min(gh - 1, max(0, int(f.rect.cy))), min(gw - 1, max(0, int(f.rect.cx)))]
         patch = F.correct_light(raw, g)
         others = np.zeros(mask.shape, np.uint8)
@@ -193,9 +195,10 @@ def read_image(image_bgr: npt.NDArray[np.uint8], calibration: Calibration) -> Re
                 others |= F.rect_mask(mask.shape, F.inner(o.rect, 1.0, 0.8))
                 near |= F.rect_mask(mask.shape, F.Rect(o.rect.cx, o.rect.cy, o.rect.length + 2,
                                                        o.rect.width + 2, o.rect.angle))
-        hidden = F.stick_patch(np.ascontiguousarray(others), F.inner(f.rect), PATCH_SIZE)
+        hidden = F.stick_patch(np.ascontiguousarray(others), F.inner(f.rect, 0.94, across), PATCH_SIZE)
         valid = (hidden < 128).astype(np.uint8)
-        clear = (F.stick_patch(np.ascontiguousarray(near), F.inner(f.rect), PATCH_SIZE) < 64).astype(np.uint8)
+        clear = (F.stick_patch(np.ascontiguousarray(near), F.inner(f.rect, 0.94, across), PATCH_SIZE)
+                 < 64).astype(np.uint8)
         visible = float(valid.mean())
         score = cal.faces.score(F.face_features(patch, valid))
         face: Face = "등" if score > 0.5 else "배"
@@ -239,7 +242,9 @@ def read_image(image_bgr: npt.NDArray[np.uint8], calibration: Calibration) -> Re
     if len(bellies) == 1:
         share = marks[bellies[0]]
         thr = cal.mark.threshold
-        if 0.6 * thr < share < 1.5 * thr:
+        # beside another stick, an end may pick up its colour: be warier there
+        lo, hi = (0.4, 2.5) if found[bellies[0]].merged else (0.6, 1.5)
+        if lo * thr < share < hi * thr:
             face_doubts.append(f"빽도 mark unsure (mark score {share:.2f}, threshold {thr:.2f})")
     if not surely_off:
         reasons.extend(face_doubts)
