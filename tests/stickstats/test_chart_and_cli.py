@@ -127,8 +127,8 @@ def test_cli_table(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
 
 BAD = [
     ("{\"type\":\"throw\",\"result\":\"개\"}\n", 1, "match header"),
-    ("", 0, "empty record"),
-    (json.dumps(HEADER) + "\n{not json\n", 2, "not JSON"),
+    ("", 1, "empty record"),
+    (json.dumps(HEADER) + "\n{not json\n", 2, "not valid JSON"),
     (json.dumps(HEADER) + "\n[1, 2]\n", 2, "JSON object"),
     (json.dumps(HEADER) + "\n{\"result\":\"개\"}\n", 2, "without a \"type\""),
     (json.dumps(HEADER) + "\n{\"type\":\"throw\",\"result\":\"삼\"}\n", 2, "'삼'"),

@@ -379,30 +379,22 @@ def _parse_stick(raw: object, where: str) -> Stick:
 def read_yutlog(lines: Iterable[str], source: str = "<yutlog>") -> list[Throw]:
     """The throws of one ``.yutlog`` record (JSON Lines; line 1 the match header).
 
-    Events other than ``throw`` are skipped, blank lines too. A line that is not a JSON
-    object, a throw without a valid ``result`` or with a malformed ``sticks`` list raises
-    :class:`YutlogError` naming ``source`` and the line number.
+    Lines are read by :func:`yut_cam.match.read_record`; events other than ``throw`` are
+    skipped. A malformed line, a throw without a valid ``result`` or with a malformed
+    ``sticks`` list raises :class:`YutlogError` naming ``source`` and the line number.
     """
+    from yut_cam.match import MatchError, read_record
+
+    try:
+        record = read_record(lines)
+    except MatchError as exc:
+        raise YutlogError(f"{source}:{exc.line}: {exc.message}") from None
     out: list[Throw] = []
-    seen_header = False
-    for number, line in enumerate(lines, start=1):
+    for number, event in zip(record.lines, record.events):
         where = f"{source}:{number}"
-        if not line.strip():
-            continue
-        try:
-            event = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise YutlogError(f"{where}: not JSON ({exc.msg}): {line.strip()[:80]!r}") from None
-        if not isinstance(event, dict):
-            raise YutlogError(f"{where}: an event must be a JSON object, got {line.strip()[:80]!r}")
-        if not seen_header:
-            if event.get("type") != "match":
-                raise YutlogError(f"{where}: line 1 must be the match header {{\"type\":\"match\",...}}, got {line.strip()[:80]!r}")
-            seen_header = True
-            continue
         kind = event.get("type")
         if not isinstance(kind, str):
-            raise YutlogError(f"{where}: event without a \"type\": {line.strip()[:80]!r}")
+            raise YutlogError(f"{where}: event without a \"type\": {json.dumps(event, ensure_ascii=False)[:80]}")
         if kind != "throw":
             continue
         result = event.get("result")
@@ -418,8 +410,6 @@ def read_yutlog(lines: Iterable[str], source: str = "<yutlog>") -> list[Throw]:
             out.append(Throw(result, sticks))
         except StickStatsError as exc:
             raise YutlogError(f"{where}: {exc}") from None
-    if not seen_header:
-        raise YutlogError(f"{source}: empty record, no match header")
     return out
 
 
