@@ -39,7 +39,7 @@ def annotate(image: npt.NDArray[np.uint8], reading: Reading, calibration: Calibr
         cv2.polylines(out, [box], True, colour, thick + (0 if s.confidence >= 0.8 else 1), cv2.LINE_AA)
         tag = f"{i + 1}{'B' if s.face == '배' else 'D'}{'*' if s.marked else ''}{'X' if not s.on_mat else ''}"
         cx, cy = np.asarray(s.box).mean(axis=0)
-        org = (int(cx) + int(8 * scale), int(cy) - int(8 * scale))
+        org = _tag_place(i, reading, scale)
         cv2.putText(out, tag, org, font, scale, (0, 0, 0), thick + 2, cv2.LINE_AA)
         cv2.putText(out, tag, org, font, scale, colour, thick, cv2.LINE_AA)
         if s.marked:
@@ -53,3 +53,21 @@ def annotate(image: npt.NDArray[np.uint8], reading: Reading, calibration: Calibr
                     (0, 0, 255) if reading.needs_referee and text == head else (255, 255, 255),
                     thick, cv2.LINE_AA)
     return out
+
+
+def _tag_place(i: int, reading: Reading, scale: float) -> tuple[int, int]:
+    """Where stick ``i``'s tag goes: beside its long side, on the side away from the
+    nearest other stick (touching sticks' tags do not overlap)."""
+    box = np.asarray(reading.sticks[i].box, np.float64)
+    centre = box.mean(axis=0)
+    side_a, side_b = box[1] - box[0], box[2] - box[1]
+    across = side_b if np.linalg.norm(side_a) >= np.linalg.norm(side_b) else side_a
+    normal = across / max(float(np.linalg.norm(across)), 1e-6)
+    others = [np.asarray(o.box, np.float64).mean(axis=0) for j, o in enumerate(reading.sticks) if j != i]
+    if others:
+        nearest = min(others, key=lambda c: float(np.linalg.norm(c - centre)))
+        if float(np.dot(nearest - centre, normal)) > 0:
+            normal = -normal
+    reach = float(np.linalg.norm(across)) / 2 + 14 * scale
+    x, y = centre + normal * reach
+    return int(x - 12 * scale), int(y + 6 * scale)
