@@ -11,7 +11,7 @@ from typing import Any, Final
 
 from yut_cam.match import clock
 from yut_cam.match import events as ev
-from yut_cam.match.errors import IllegalEventError, MatchError
+from yut_cam.match.errors import IllegalEventError
 from yut_cam.match.roster import Header, Team
 from yut_cam.rules import GameState, Phase, Throw, engine
 from yut_cam.rules.errors import RulesError
@@ -96,7 +96,7 @@ def start_state(header: Header) -> MatchState:
 
 
 def apply(state: MatchState, event: ev.Event) -> MatchState:
-    """The state after ``event``, or :class:`MatchError` naming the rule it breaks."""
+    """The state after ``event``, or an :class:`IllegalEventError` naming the rule it breaks."""
     t = state.t if event.t is None else event.t
     if t < state.t - 1e-9:
         raise IllegalEventError(
@@ -405,4 +405,4 @@ _HANDLERS: Final[dict[type[ev.Event], _Handler]] = {
 }
 
 
-__all__ = ["MatchState", "ShotClock", "WarningEntry", "apply", "start_state", "MatchError"]
+__all__ = ["MatchState", "ShotClock", "WarningEntry", "apply", "start_state"]

@@ -21,9 +21,8 @@ _GRID: dict[int, tuple[int, int]] = {
 
 
 def board_text(state: MatchState) -> str:
-    cells = [["  ·  " if (r, c) in _GRID.values() else "     " for c in range(11)] for r in range(11)]
-    for r, c in _GRID.values():
-        cells[r][c] = "  ·  "
+    spots = set(_GRID.values())
+    cells = [["  ·  " if (r, c) in spots else "     " for c in range(11)] for r in range(11)]
     game = state.game
     if game is not None:
         for team in range(2):
