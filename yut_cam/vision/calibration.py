@@ -374,8 +374,11 @@ def calibrate(empty: npt.NDArray[np.uint8], belly: npt.NDArray[np.uint8], back: 
             raise CalibrationError(f"{name} image: a stick of length {r.length / scale:.0f} px differs from"
                                    f" the others ({length:.0f} px): is one stick leaning or covered?")
 
-    belly_patches = [_patch(belly, r.scaled(1 / scale), belly_gain, r) for r in belly_rects]
-    back_patches = [_patch(back, r.scaled(1 / scale), back_gain, r) for r in back_rects]
+    field = F.illumination(background, on_mat)
+    belly_patches = [_patch(belly, r.scaled(1 / scale), F.light_at(field, belly_gain, r.cx, r.cy, work_size))
+                     for r in belly_rects]
+    back_patches = [_patch(back, r.scaled(1 / scale), F.light_at(field, back_gain, r.cx, r.cy, work_size))
+                    for r in back_rects]
     faces = _face_model([F.face_features(p) for p in belly_patches],
                         [F.face_features(p) for p in back_patches])
     faces = dataclasses.replace(faces, saturated=(
@@ -439,11 +442,8 @@ def _shadow_params(params: F.SegmentParams,
     return params._replace(shadow_suppression=False)
 
 
-def _patch(image: npt.NDArray[np.uint8], rect: F.Rect, gain: npt.NDArray[np.float32],
-           work_rect: F.Rect) -> npt.NDArray[np.uint8]:
-    h, w = gain.shape[:2]
-    g = gain[min(h - 1, max(0, int(work_rect.cy))), min(w - 1, max(0, int(work_rect.cx)))]
-    return F.correct_light(F.stick_patch(image, F.inner(rect), PATCH_SIZE), g)
+def _patch(image: npt.NDArray[np.uint8], rect: F.Rect, light: npt.NDArray[np.float32]) -> npt.NDArray[np.uint8]:
+    return F.correct_light(F.stick_patch(image, F.inner(rect), PATCH_SIZE), light)
 
 
 def _face_model(belly: list[npt.NDArray[np.float64]], back: list[npt.NDArray[np.float64]]) -> FaceModel:

@@ -440,3 +440,33 @@ def peel_shadow(rect: Rect, lab: F32, d_lum: F32, d_chroma: F32, params: Segment
             hi -= 1.0
     mid = (lo + hi) / 2.0
     return Rect(rect.cx + nx * mid, rect.cy + ny * mid, rect.length, hi - lo, rect.angle)
+
+
+def illumination(background: U8, on_mat: U8, cells: int = 80) -> F32:
+    """How the light falls across the mat (vignetting, a lamp's gradient), as a small
+    BGR picture ``cells`` wide: the empty mat blurred over mat pixels only (its weave
+    and painted lines averaged away), divided by its median. Dividing a stick's colours
+    by the value at the stick compares sticks anywhere on the mat on an equal footing."""
+    h, w = background.shape[:2]
+    sw, sh = cells, max(2, round(cells * h / w))
+    bg = cv2.resize(background, (sw, sh), interpolation=cv2.INTER_AREA).astype(np.float32)
+    m = cv2.resize((on_mat > 0).astype(np.float32), (sw, sh), interpolation=cv2.INTER_AREA)
+    sigma = sw / 10.0
+    num = cv2.GaussianBlur(bg * m[..., None], (0, 0), sigma)
+    den = cv2.GaussianBlur(m, (0, 0), sigma)
+    field = num / np.maximum(den, 1e-3)[..., None]
+    inside = m > 0.5
+    ref = np.median(field[inside], axis=0) if inside.any() else np.median(field.reshape(-1, 3), axis=0)
+    out: F32 = np.asarray(field / np.maximum(ref, 1.0), np.float32)
+    return out
+
+
+def light_at(field: F32, gain: F32, x: float, y: float, work_size: tuple[int, int]) -> F32:
+    """The light on a stick at work coordinates (x, y): the change since calibration
+    (``gain``, work size) times the mat's illumination there (``field``, small)."""
+    gh, gw = gain.shape[:2]
+    fh, fw = field.shape[:2]
+    g = gain[min(gh - 1, max(0, int(y))), min(gw - 1, max(0, int(x)))]
+    f = field[min(fh - 1, max(0, int(y * fh / work_size[1]))), min(fw - 1, max(0, int(x * fw / work_size[0])))]
+    out: F32 = np.asarray(g * f, np.float32)
+    return out

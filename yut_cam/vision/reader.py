@@ -178,7 +178,7 @@ def read_image(image_bgr: npt.NDArray[np.uint8], calibration: Calibration) -> Re
     body_mark = np.asarray(cal.mark.mark_lab, np.float64)
     sticks: list[StickReading] = []
     marks: list[float] = []
-    gh, gw = gain.shape[:2]
+    field = F.illumination(cal.background, on_mat)
     face_doubts: list[str] = []  # doubts that do not matter once a stick is surely off the mat
     surely_off = False
     for i, f in enumerate(found):
@@ -186,8 +186,7 @@ def read_image(image_bgr: npt.NDArray[np.uint8], calibration: Calibration) -> Re
         # a stick split out of touching sticks is read on a narrower band along its middle
         across = 0.65 if f.merged else 0.8
         raw = F.stick_patch(image, F.inner(rect, 0.94, across), PATCH_SIZE)
-        g = gain[min(gh - 1, max(0, int(f.rect.cy))), min(gw - 1, max(0, int(f.rect.cx)))]
-        patch = F.correct_light(raw, g)
+        patch = F.correct_light(raw, F.light_at(field, gain, f.rect.cx, f.rect.cy, cal.work_size))
         others = np.zeros(mask.shape, np.uint8)
         near = np.zeros(mask.shape, np.uint8)
         for j, o in enumerate(found):
@@ -210,11 +209,12 @@ def read_image(image_bgr: npt.NDArray[np.uint8], calibration: Calibration) -> Re
         if visible < 0.3 or (visible < 0.5 and margin < 0.5):
             conf = min(conf, 0.6)
             face_doubts.append(f"stick {i + 1}: mostly covered by another stick")
-        # blown-out pixels: a light flat face may clip when the light is brighter than at
-        # calibration and still read clearly; doubt it when the face is not clear, or when
-        # a round (dark) face clips more than it did at calibration
+        # blown-out pixels beyond what this face showed at calibration (a light flat face
+        # may clip in bright light and still read clearly): doubt the face when it is not
+        # clear, or when it reads as the round (dark) face
         sat = F.saturated_fraction(raw)
-        if sat > GLARE and (margin < 0.6 or (face == "등" and sat > cal.faces.saturated[1] + 0.15)):
+        usual = cal.faces.saturated[0 if face == "배" else 1]
+        if sat > GLARE and sat > usual + 0.1 and (margin < 0.6 or face == "등"):
             conf = min(conf, 0.5)
             face_doubts.append(f"stick {i + 1}: glare over the stick")
         mark_share = 0.0
