@@ -178,14 +178,18 @@ def read_image(image_bgr: npt.NDArray[np.uint8], calibration: Calibration) -> Re
     body_mark = np.asarray(cal.mark.mark_lab, np.float64)
     sticks: list[StickReading] = []
     marks: list[float] = []
+    ends_seen: list[float] = []  # per stick, the visible share of its less visible end
     field = F.illumination(cal.background, on_mat)
     face_doubts: list[str] = []  # doubts that do not matter once a stick is surely off the mat
     surely_off = False
     for i, f in enumerate(found):
         rect = f.rect.scaled(1.0 / s)
+        # read the face no wider than a stick: what is left of a shadow or a blurred rim
+        # beside it would otherwise look like the shading of a round face
+        face_rect = rect._replace(width=min(rect.width, 1.05 * cal.stick_width))
         # a stick split out of touching sticks is read on a narrower band along its middle
         across = 0.65 if f.merged else 0.8
-        raw = F.stick_patch(image, F.inner(rect, 0.94, across), PATCH_SIZE)
+        raw = F.stick_patch(image, F.inner(face_rect, 0.94, across), PATCH_SIZE)
         patch = F.correct_light(raw, F.light_at(field, gain, f.rect.cx, f.rect.cy, cal.work_size))
         others = np.zeros(mask.shape, np.uint8)
         near = np.zeros(mask.shape, np.uint8)
@@ -194,9 +198,10 @@ def read_image(image_bgr: npt.NDArray[np.uint8], calibration: Calibration) -> Re
                 others |= F.rect_mask(mask.shape, F.inner(o.rect, 1.0, 0.8))
                 near |= F.rect_mask(mask.shape, F.Rect(o.rect.cx, o.rect.cy, o.rect.length + 2,
                                                        o.rect.width + 2, o.rect.angle))
-        hidden = F.stick_patch(np.ascontiguousarray(others), F.inner(f.rect, 0.94, across), PATCH_SIZE)
+        work_face = face_rect.scaled(s)
+        hidden = F.stick_patch(np.ascontiguousarray(others), F.inner(work_face, 0.94, across), PATCH_SIZE)
         valid = (hidden < 128).astype(np.uint8)
-        clear = (F.stick_patch(np.ascontiguousarray(near), F.inner(f.rect, 0.94, across), PATCH_SIZE)
+        clear = (F.stick_patch(np.ascontiguousarray(near), F.inner(work_face, 0.94, across), PATCH_SIZE)
                  < 64).astype(np.uint8)
         visible = float(valid.mean())
         score = cal.faces.score(F.face_features(patch, valid))
@@ -218,6 +223,8 @@ def read_image(image_bgr: npt.NDArray[np.uint8], calibration: Calibration) -> Re
             conf = min(conf, 0.5)
             face_doubts.append(f"stick {i + 1}: glare over the stick")
         mark_share = 0.0
+        ends_seen.append(min(float(clear[int(PATCH_SIZE[1] * 0.25):int(PATCH_SIZE[1] * 0.75), cols].mean())
+                             for cols in F.end_slices(PATCH_SIZE[0])))
         if face == "배":
             plab = cv2.cvtColor(patch, cv2.COLOR_BGR2LAB).astype(np.float64)
             ph, pw = plab.shape[:2]
@@ -246,6 +253,9 @@ def read_image(image_bgr: npt.NDArray[np.uint8], calibration: Calibration) -> Re
         lo, hi = (0.4, 2.5) if found[bellies[0]].merged else (0.6, 1.5)
         if lo * thr < share < hi * thr:
             face_doubts.append(f"빽도 mark unsure (mark score {share:.2f}, threshold {thr:.2f})")
+        elif ends_seen[bellies[0]] < 0.7:
+            face_doubts.append(f"빽도 mark may be hidden: an end of stick {bellies[0] + 1} lies under or"
+                               " against another stick")
     if not surely_off:
         reasons.extend(face_doubts)
     result = result_of(sticks)
