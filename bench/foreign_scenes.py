@@ -64,14 +64,15 @@ class Truth:
 
 def _rng_color(rng: np.random.Generator, base: tuple[float, float, float], spread: float) -> F32:
     c = np.asarray(base, np.float32) / 255.0
-    return np.clip(c * (1.0 + rng.uniform(-spread, spread, 3)).astype(np.float32), 0.02, 1.0).astype(np.float32)
+    out: F32 = np.clip(c * (1.0 + rng.uniform(-spread, spread, 3)).astype(np.float32), 0.02, 1.0).astype(np.float32)
+    return out
 
 
 def _noise(rng: np.random.Generator, shape: tuple[int, int], sigma: tuple[float, float]) -> F32:
     """Smooth noise of unit spread, blurred with (sigma_x, sigma_y) in px."""
     n = rng.standard_normal(shape).astype(np.float32)
-    n = cv2.GaussianBlur(n, (0, 0), sigmaX=max(0.3, sigma[0]), sigmaY=max(0.3, sigma[1]))
-    return (n / max(float(n.std()), 1e-6)).astype(np.float32)
+    b = np.asarray(cv2.GaussianBlur(n, (0, 0), sigmaX=max(0.3, sigma[0]), sigmaY=max(0.3, sigma[1])), np.float32)
+    return np.asarray(b / max(float(b.std()), 1e-6), np.float32)
 
 
 def _stick_textures(rng: np.random.Generator, length: float, width: float, design: dict[str, Any],
@@ -531,19 +532,19 @@ class Thrower:
             for _ in range(500):
                 side = rng.uniform(-1, 1, 2)
                 k = int(rng.integers(2))
-                mu = side[0] * self.st.mat_w / 2
-                mv = side[1] * self.st.mat_h / 2
+                mu = float(side[0]) * self.st.mat_w / 2
+                mv = float(side[1]) * self.st.mat_h / 2
                 if k == 0:
                     mu = math.copysign(self.st.mat_w / 2, side[0])
                 else:
                     mv = math.copysign(self.st.mat_h / 2, side[1])
-                push = rng.uniform(-5, 5) if case == "edge" else rng.uniform(4, 16)
+                push = float(rng.uniform(-5, 5) if case == "edge" else rng.uniform(4, 16))
                 if k == 0:
                     mu += math.copysign(push, mu)
                 else:
                     mv += math.copysign(push, mv)
-                c, s = math.cos(self.st.mat_yaw), math.sin(self.st.mat_yaw)
-                cand = Stick(i0, mu * c - mv * s, mu * s + mv * c, float(rng.uniform(0, 2 * math.pi)), faces[i0])
+                cy, sy = math.cos(self.st.mat_yaw), math.sin(self.st.mat_yaw)
+                cand = Stick(i0, mu * cy - mv * sy, mu * sy + mv * cy, float(rng.uniform(0, 2 * math.pi)), faces[i0])
                 lo, hi = self.depth(cand)
                 ok = (lo < -1.0 and hi > 1.5) if case == "edge" else hi < -2.0
                 if ok and self.in_view(cand):
@@ -604,8 +605,8 @@ def run_style(args: tuple[int, int, str | None]) -> list[dict[str, Any]]:
         W, H = style.size
         truth_mask = np.zeros((H, W), np.uint8)
         found_mask = np.zeros((H, W), np.uint8)
-        cv2.fillPoly(truth_mask, [np.int32(np.round(style.mat_polygon_image()))], 1)
-        cv2.fillPoly(found_mask, [np.int32(np.round(np.asarray(cal.mat_polygon)))], 1)
+        cv2.fillPoly(truth_mask, [np.round(np.asarray(style.mat_polygon_image())).astype(np.int32)], 1)
+        cv2.fillPoly(found_mask, [np.round(np.asarray(cal.mat_polygon)).astype(np.int32)], 1)
         cover = float((truth_mask & found_mask).sum()) / max(1.0, float(truth_mask.sum()))
     th = Thrower(style)
     out: list[dict[str, Any]] = []

@@ -1,0 +1,83 @@
+"""The throw reader on scenes from an independent renderer (bench/foreign_scenes.py).
+
+A modest seeded batch (6 styles x 8 throws, cases in turn: clean, touching, edge, 낙), each
+style calibrated once from its own three pictures. The levels below are what the reader met
+when this test was written (measured, then set just under); they are not the product
+targets of issue 4 (≥ 99.5% exact unflagged, 낙 never missed, ≤ 5% flagged).  Known weak
+spot on these scenes: a stick lying on a mat's border band of another colour is read as 낙
+(the mat found in the empty picture leaves the band out), so edge throws pull the overall
+rate down; the larger bench (`python -m bench.foreign_scenes`) also shows 낙 missed where the
+mat found leaks into a floor of a similar colour.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+
+from bench.foreign_scenes import CASES, Style, Thrower, collect
+
+SEED, STYLES, THROWS = 7, 6, 8
+
+
+@pytest.fixture(scope="module")
+def records() -> list[dict[str, Any]]:
+    return collect(STYLES, THROWS, SEED, dump=None, workers=2)
+
+
+def _read(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [r for r in records if r["read"] is not None]
+
+
+def test_renderer_truth_matches_its_geometry() -> None:
+    style = Style(123)
+    th = Thrower(style)
+    rng = np.random.default_rng(5)
+    for case in CASES * 3:
+        sticks, truth = th.throw(rng, case)
+        depths = [th.depth(s) for s in sticks]
+        off = [hi < 0 for _, hi in depths]
+        assert (truth.result == "낙") == any(off), (case, depths)
+        if case == "edge":
+            assert any(lo < 0 < hi for lo, hi in depths), depths
+        if case == "clean":
+            assert min(th.gap(a, b) for i, a in enumerate(sticks) for b in sticks[i + 1:]) >= 2.0
+        assert all(th.in_view(s) for s in sticks)
+
+
+def test_renderer_is_seeded() -> None:
+    a, b = Style(31), Style(31)
+    ra, rb = np.random.default_rng(1), np.random.default_rng(1)
+    sa, _ = Thrower(a).throw(ra, "touching")
+    sb, _ = Thrower(b).throw(rb, "touching")
+    assert np.array_equal(a.render(sa, ra), b.render(sb, rb))
+
+
+def test_most_styles_calibrate(records: list[dict[str, Any]]) -> None:
+    # measured: 5 of 6 (one set's 빽도 mark, a thin ring, was refused as not distinct)
+    styles = {r["style"]: r["cal_mode"] for r in records}
+    assert sum(m != "failed" for m in styles.values()) >= 5, styles
+
+
+def test_nak_is_never_read_as_playable_when_unflagged(records: list[dict[str, Any]]) -> None:
+    missed = [r for r in _read(records) if r["truth"] == "낙" and not r["flagged"] and r["read"] != "낙"]
+    assert not missed, missed
+
+
+def test_clean_and_touching_unflagged_exact(records: list[dict[str, Any]]) -> None:
+    # measured 19/20 (95%): one 빽도 read as 도 with the marked stick touching another
+    un = [r for r in _read(records) if r["case"] in ("clean", "touching") and not r["flagged"]]
+    exact = sum(r["read"] == r["truth"] for r in un)
+    assert len(un) >= 12 and exact >= 0.9 * len(un), [(r["truth"], r["read"]) for r in un]
+
+
+def test_all_cases_unflagged_exact_and_flag_share(records: list[dict[str, Any]]) -> None:
+    # measured 33/37 (89%) exact on unflagged, 7.5% flagged; the misses are edge sticks on a
+    # border band read as 낙 (see the module docstring)
+    read = _read(records)
+    un = [r for r in read if not r["flagged"]]
+    exact = sum(r["read"] == r["truth"] for r in un)
+    assert exact >= 0.85 * len(un), [(r["case"], r["truth"], r["read"]) for r in un if r["read"] != r["truth"]]
+    assert len(read) - len(un) <= 0.2 * len(read)
