@@ -32,7 +32,7 @@ from yut_cam.vision.errors import ImageError
 from yut_cam.vision.types import Face, Reading, StickReading, result_of
 
 FACE_MARGIN = 0.25  # |score - 0.5| * 2 below this: face unsure
-MERGED_FACE_MARGIN = 0.4  # the same for a stick split out of touching sticks
+MERGED_FACE_MARGIN = 0.3  # the same for a stick split out of touching sticks
 GLARE = 0.08  # share of blown-out pixels on a stick that makes its face unsure
 EDGE_TOLERANCE = 2.0  # px (full resolution): closer than this to the mat edge is unsure
 
