@@ -8,20 +8,24 @@ from typing import Any
 class MatchError(ValueError):
     """Base of every error raised by :mod:`yut_cam.match`.
 
-    ``rule`` names the broken rule in words (for the referee); ``line`` and ``event`` are
-    set when the error comes from a line of a record.
+    ``rule`` names the broken rule in words (for the referee); ``ko`` is the message in
+    Korean for the referee's console (``str(exc)`` stays English); ``line`` and ``event``
+    are set when the error comes from a line of a record.
     """
 
-    def __init__(self, message: str, rule: str = "", line: int | None = None, event: Any = None) -> None:
+    def __init__(
+        self, message: str, rule: str = "", line: int | None = None, event: Any = None, *, ko: str = ""
+    ) -> None:
         super().__init__(message)
         self.message = message
         self.rule = rule
         self.line = line
         self.event = event
+        self.ko = ko
 
     def at_line(self, line: int, event: Any) -> MatchError:
         """The same error, located at a line of a record."""
-        return type(self)(self.message, self.rule, line, event)
+        return type(self)(self.message, self.rule, line, event, ko=self.ko)
 
     def __str__(self) -> str:
         where = f"line {self.line}: " if self.line is not None else ""

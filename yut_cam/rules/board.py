@@ -94,14 +94,18 @@ def station(name: str | int) -> int:
     if isinstance(name, int) and not isinstance(name, bool):
         if WAITING >= name >= FINISHED or 0 <= name < NUM_STATIONS:
             return name
-        raise UnknownStationError(f"no station number {name!r} (0..{NUM_STATIONS - 1})")
+        raise UnknownStationError(
+            f"no station number {name!r} (0..{NUM_STATIONS - 1})",
+            ko=f"윷말판에 {name!r}번 자리는 없습니다 (자리 번호는 0~{NUM_STATIONS - 1})",
+        )
     if isinstance(name, str):
         key = name.strip()
         found = _BY_NAME.get(key, _BY_NAME.get(key.lower()))
         if found is not None:
             return found
     raise UnknownStationError(
-        f"unknown station {name!r}: use a Korean name such as 모개 or a slug such as mo_gae"
+        f"unknown station {name!r}: use a Korean name such as 모개 or a slug such as mo_gae",
+        ko=f"윷말판에 {name!r} 자리는 없습니다: 모개, 방, 참먹이처럼 자리 이름을 쓰세요",
     )
 
 
@@ -112,7 +116,7 @@ def name_of(index: int) -> str:
     if index == FINISHED:
         return FINISHED_NAME
     if not 0 <= index < NUM_STATIONS:
-        raise UnknownStationError(f"no station number {index!r}")
+        raise UnknownStationError(f"no station number {index!r}", ko=f"윷말판에 {index!r}번 자리는 없습니다")
     return NAMES[index]
 
 

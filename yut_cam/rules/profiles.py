@@ -123,4 +123,8 @@ def get_profile(name: str | Profile) -> Profile:
         return PROFILES[name]
     except (KeyError, TypeError):
         known = ", ".join(sorted(PROFILES))
-        raise UnknownProfileError(f"unknown rule profile {name!r}: known profiles are {known}") from None
+        raise UnknownProfileError(
+            f"unknown rule profile {name!r}: known profiles are {known}",
+            ko=f"{name!r} 규칙은 없습니다: 쓸 수 있는 규칙은 "
+            + ", ".join(f"{p.name}({p.title})" for p in PROFILES.values()),
+        ) from None

@@ -6,7 +6,7 @@ import enum
 from fractions import Fraction
 from typing import Final
 
-from yut_cam.rules.errors import UnknownThrowError
+from yut_cam.rules.errors import UnknownThrowError, josa
 
 
 class Throw(enum.Enum):
@@ -89,7 +89,10 @@ def parse_throw(text: str | Throw) -> Throw:
             found = _ALIASES.get(key.lower())
             if found is not None:
                 return found
-    raise UnknownThrowError(f"unknown throw result {text!r}: expected one of 도 개 걸 윷 모 빽도 낙")
+    raise UnknownThrowError(
+        f"unknown throw result {text!r}: expected one of 도 개 걸 윷 모 빽도 낙",
+        ko=f"{text!r}{josa(str(text), '은/는')} 윷 결과가 아닙니다: 도 개 걸 윷 모 빽도 낙 가운데 하나여야 합니다",
+    )
 
 
 def result_of_faces(flat_up: int, marked_flat_up: bool) -> Throw:
@@ -98,7 +101,10 @@ def result_of_faces(flat_up: int, marked_flat_up: bool) -> Throw:
     Zero flat sides is 모; one is 도, or 빽도 when that one stick is the marked one.
     """
     if not 0 <= flat_up <= 4:
-        raise UnknownThrowError(f"{flat_up} sticks flat side up: four sticks have 0..4")
+        raise UnknownThrowError(
+            f"{flat_up} sticks flat side up: four sticks have 0..4",
+            ko=f"배가 위인 윷가락이 {flat_up}개일 수는 없습니다: 윷가락은 4개이므로 0~4개입니다",
+        )
     if flat_up == 1 and marked_flat_up:
         return Throw.BACKDO
     return (Throw.MO, Throw.DO, Throw.GAE, Throw.GEOL, Throw.YUT)[flat_up]
