@@ -296,7 +296,7 @@ class Style:
             tone = per * (1 + 0.03 * _noise(rng, shape, (3, 3))) * (1 - 0.35 * grout)
         elif kind == 1:  # concrete
             base = _rng_color(rng, (128, 130, 132), 0.12)
-            tone = 1 + 0.08 * _noise(rng, shape, (25 * s / 4, 25 * s / 4)) + 0.04 * _noise(rng, shape, (1, 1))
+            tone = 1 + 0.045 * _noise(rng, shape, (25 * s / 4, 25 * s / 4)) + 0.04 * _noise(rng, shape, (1, 1))
         elif kind == 2:  # planks
             pw = rng.uniform(9, 16)
             base = _rng_color(rng, [(60, 100, 150), (90, 130, 170)][int(rng.integers(2))], 0.1)
@@ -600,7 +600,7 @@ def run_style(args: tuple[int, int, str | None]) -> list[dict[str, Any]]:
         d.mkdir(parents=True, exist_ok=True)
         for name, img in (("empty", empty), ("belly", belly), ("back", back)):
             cv2.imwrite(str(d / f"s{seed}_calib_{name}.png"), img)
-    cover = float("nan")
+    cover, excess = float("nan"), float("nan")
     if cal is not None:  # share of the true mat (border band included) inside the mat the reader uses
         W, H = style.size
         truth_mask = np.zeros((H, W), np.uint8)
@@ -608,6 +608,7 @@ def run_style(args: tuple[int, int, str | None]) -> list[dict[str, Any]]:
         cv2.fillPoly(truth_mask, [np.round(np.asarray(style.mat_polygon_image())).astype(np.int32)], 1)
         cv2.fillPoly(found_mask, [np.round(np.asarray(cal.mat_polygon)).astype(np.int32)], 1)
         cover = float((truth_mask & found_mask).sum()) / max(1.0, float(truth_mask.sum()))
+        excess = float((found_mask & (1 - truth_mask)).sum()) / max(1.0, float(truth_mask.sum()))
     th = Thrower(style)
     out: list[dict[str, Any]] = []
     for t in range(throws):
@@ -616,7 +617,7 @@ def run_style(args: tuple[int, int, str | None]) -> list[dict[str, Any]]:
         image = style.render(sticks, rng)
         rec: dict[str, Any] = {"style": seed, "throw": t, "case": case, "truth": truth.result,
                                "faces": truth.faces, "cal_mode": cal_mode, "cal_error": cal_error,
-                               "mat_cover": cover, "band": style.band > 0}
+                               "mat_cover": cover, "mat_excess": excess, "band": style.band > 0}
         if cal is None:
             rec.update(read=None, flagged=None, reasons=())
         else:
@@ -678,6 +679,9 @@ def report(records: list[dict[str, Any]]) -> list[str]:
                  if r["cal_mode"] == "auto" and r["mat_cover"] < 0.97]
         lines.append(f"mat found: share of the true mat covered median {np.median(covers):.3f}, min "
                      f"{min(covers):.3f}; under 0.97: {', '.join(short) or 'none'}")
+        leaks = [f"{r['style']}(+{r['mat_excess']:.2f})" for r in styles.values()
+                 if r["cal_mode"] == "auto" and r["mat_excess"] > 0.03]
+        lines.append(f"mat found spills onto the floor by > 3% of the mat's area: {', '.join(leaks) or 'none'}")
     errs = Counter(_generic(r["cal_error"]) for r in styles.values() if r["cal_error"])
     for e, n in errs.most_common(8):
         lines.append(f"  {n}x {e}")
