@@ -46,7 +46,7 @@ async function api(method, url, body) {
   try {
     r = await fetch(url, {
       method,
-      headers: { "Content-Type": "application/json", Accept: "application/json", "X-CSRF-Token": CSRF },
+      headers: { "Content-Type": "application/json", Accept: "application/json", "Accept-Language": "ko", "X-CSRF-Token": CSRF },   // refusals in Korean (error_en keeps the English)
       body: body === undefined ? undefined : JSON.stringify(body),
       credentials: "same-origin",
     });

@@ -15,7 +15,7 @@ from yut_cam.match import events as ev
 from yut_cam.match.errors import IllegalEventError
 from yut_cam.match.roster import Header, Team
 from yut_cam.rules import GameState, Phase, Throw, engine
-from yut_cam.rules.errors import RulesError, josa
+from yut_cam.rules.errors import RulesError
 
 #: How the match ended, for the record sheet.
 WIN_ALL_FINISHED: Final = "완승"
@@ -191,8 +191,8 @@ def _throw(state: MatchState, e: ev.ThrowEvent, t: float) -> MatchState:
                 f"{e.thrower!r} is not the next thrower of team {e.team} ({expected!r} is): "
                 "record wrong_thrower to make the turn 낙",
                 rule="윷은 등록한 순서대로 던지며, 잘못된 선수가 던지면 해당 회차는 낙",
-                ko=f"{_subject(e.thrower)} {_team_ko(state, e.team)}의 다음 던질 선수가 아닙니다 "
-                f"(다음은 {expected}): 순서 위반으로 기록하면 이번 회차는 낙입니다",
+                ko=f"{_player_ko(e.thrower)}는 {_team_ko(state, e.team)}의 다음 던질 선수가 아닙니다 "
+                f"(다음 차례: {_player_ko(expected)}): 순서 위반으로 기록하면 이번 회차는 낙입니다",
             )
     new_game = engine.apply_throw(game, e.team, e.result)
     order = list(state.next_thrower)
@@ -421,7 +421,7 @@ def _substitution(state: MatchState, e: ev.Substitution, t: float) -> MatchState
             raise IllegalEventError(
                 f"{e.out!r} is not playing for team {e.team}",
                 rule=rule,
-                ko=f"{_subject(e.out)} 지금 {_team_ko(state, e.team)}에서 뛰는 선수가 아닙니다",
+                ko=f"{_player_ko(e.out)}는 지금 {_team_ko(state, e.team)}에서 뛰는 선수가 아닙니다",
             )
         if e.into in (*team.throwers, team.mover) and e.into != e.out:
             # a swap of two players already on the field (e.g. mover and a thrower)
@@ -485,9 +485,9 @@ def _named(state: MatchState, ko: str) -> str:
     return _TEAM_NUMBER.sub(name, ko)
 
 
-def _subject(word: str) -> str:
-    """A name as the subject of a sentence: "가람은", "나래는"."""
-    return f"{word}{josa(word, '은/는')}"
+def _player_ko(name: str) -> str:
+    """A player quoted, so a name like 나 is not read as a word: "'나' 선수"."""
+    return f"'{name}' 선수"
 
 
 _Handler = Callable[[MatchState, Any, float], MatchState]

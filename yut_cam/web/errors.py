@@ -1,4 +1,10 @@
-"""Errors of the web service: one base; each carries its HTTP status and the rule in words."""
+"""Errors of the web service: one base; each carries its HTTP status and the rule in words.
+
+A refusal answers ``{"error": <English>, "rule": <규정>}``.  A client that asks for Korean
+(``Accept-Language: ko``, as the referee console and Korean browsers do) gets the referee's
+sentence instead: ``{"error": <한국어, or English if there is none>, "error_en": <English>,
+"rule": ...}``.  Scripts, logs and the CLI keep the English message.
+"""
 
 from __future__ import annotations
 
@@ -8,13 +14,26 @@ class ServiceError(Exception):
 
     status = 500
 
-    def __init__(self, message: str, rule: str = "") -> None:
+    def __init__(self, message: str, rule: str = "", *, ko: str = "") -> None:
         super().__init__(message)
         self.message = message
         self.rule = rule
+        self.ko = ko
 
-    def to_json(self) -> dict[str, str]:
+    def to_json(self, korean: bool | None = None) -> dict[str, str]:
+        """The JSON body; ``korean`` None: as the current request's Accept-Language asks."""
+        if korean is None:
+            korean = wants_korean()
+        if korean:
+            return {"error": self.ko or self.message, "error_en": self.message, "rule": self.rule}
         return {"error": self.message, "rule": self.rule}
+
+
+def wants_korean() -> bool:
+    """Whether the current request (if any) prefers Korean to English."""
+    from flask import has_request_context, request
+
+    return has_request_context() and request.accept_languages.best_match(("en", "ko")) == "ko"
 
 
 class BadRequestError(ServiceError, ValueError):

@@ -252,7 +252,7 @@ class MatchService:
         try:
             header = Header.from_json(raw)
         except RecordFormatError as exc:
-            raise BadRequestError(exc.message, exc.rule) from None
+            raise BadRequestError(exc.message, exc.rule, ko=exc.ko) from None
         stored = header.to_json()
         try:
             match_id = self.store.create_match(stored, title=header.title or None)
@@ -277,6 +277,8 @@ class MatchService:
                     f"match {match_id}: expected the last event to be #{expect_seq}, but it is #{live.seq} "
                     "(someone else recorded an event; reload and retry)",
                     rule="expect_seq",
+                    ko=f"다른 기록이 먼저 들어왔습니다 (마지막 기록 #{expect_seq} 대신 #{live.seq}): "
+                    "새 상태를 보고 다시 하세요",
                 )
             body["t"] = stamp(live.clock.t(self._mono()))
             seq = self._append(live, body, expect_seq)
@@ -286,7 +288,10 @@ class MatchService:
         """The camera's (or the referee's corrected) result becomes the throw event of the
         next thrower — or a throw-off throw while the first attacker is undecided."""
         if not isinstance(result, str):
-            raise BadRequestError(f'"result" must be one of 도 개 걸 윷 모 빽도 낙, not {result!r}')
+            raise BadRequestError(
+                f'"result" must be one of 도 개 걸 윷 모 빽도 낙, not {result!r}',
+                ko=f"윷 결과는 도 개 걸 윷 모 빽도 낙 가운데 하나여야 합니다 (받은 값: {result!r})",
+            )
         with self._lock:
             live = self._get_open(match_id)
             state = live.state
@@ -305,18 +310,22 @@ class MatchService:
     def _get_open(self, match_id: int) -> LiveMatch:
         live = self._get(match_id)
         if live.status != "open":
-            raise ConflictError(f"match {match_id} is finished; it takes no more events", rule="경기 종료")
+            raise ConflictError(
+                f"match {match_id} is finished; it takes no more events",
+                rule="경기 종료",
+                ko=f"{match_id}번 경기는 끝났습니다: 더 기록할 수 없습니다",
+            )
         return live
 
     def _append(self, live: LiveMatch, event: Event, expect_seq: int | None) -> int:
         try:
             parsed = parse_event(event)
         except RecordFormatError as exc:
-            raise BadRequestError(exc.message, exc.rule) from None
+            raise BadRequestError(exc.message, exc.rule, ko=exc.ko) from None
         try:
             new_state = apply(live.state, parsed)
         except MatchError as exc:
-            raise IllegalError(exc.message, exc.rule) from None
+            raise IllegalError(exc.message, exc.rule, ko=exc.ko) from None
         known = live.seq
 
         def check(previous: Any, _event: Event) -> None:
@@ -407,7 +416,9 @@ class MatchService:
             live = self._get_open(match_id)
             gap = live.offline_gap
             if gap is None:
-                raise IllegalError("there is no offline gap to settle", rule="경기 시간")
+                raise IllegalError(
+                    "there is no offline gap to settle", rule="경기 시간", ko="반영하거나 면제할 중단 시간이 없습니다"
+                )
             now_t = stamp(live.clock.t(self._mono()))
             to = min(float(clock.MATCH_SECONDS), now_t + gap) if charge else now_t
             reason = f"중단 {gap:g}초 {'반영' if charge else '면제'}"
