@@ -51,7 +51,11 @@ function show(k, { animate = false } = {}) {
   for (const li of document.querySelectorAll("#events li")) {
     const on = Number(li.dataset.step) === k;
     li.classList.toggle("current", on);
-    if (on) li.scrollIntoView({ block: "nearest" });
+    if (on) {
+      // scroll only the event strip; scrollIntoView would scroll the page and hide the board
+      const strip = li.parentElement;
+      strip.scrollLeft = li.offsetLeft - strip.offsetLeft - (strip.clientWidth - li.clientWidth) / 2;
+    }
   }
   if (R.data.error && k === total()) {
     $("load-error").hidden = false;
