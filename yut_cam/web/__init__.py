@@ -54,11 +54,12 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         settings.get("CLOCK_MONOTONIC") or time.monotonic,
     )  # fmt: skip
 
-    from yut_cam.web import api, pages, stream
+    from yut_cam.web import api, calibrate, pages, stream
 
     app.register_blueprint(pages.scoreboard)
     app.register_blueprint(pages.referee)
     app.register_blueprint(api.bp)
+    app.register_blueprint(calibrate.bp)
     app.register_blueprint(stream.bp)
     from yut_cam.replay.web import replay_bp  # the recorded-match review pages (read only)
 

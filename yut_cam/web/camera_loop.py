@@ -5,7 +5,10 @@ demo) through :class:`~yut_cam.vision.sources.ResilientSource`, feeds the small 
 stream to a :class:`~yut_cam.vision.motion.SettleWatcher`, and at each settle reads the
 full frame with the calibration, records the throw (clip.avi + settled.jpg +
 reading.json, and annotated.jpg) under the store's capture directory, and publishes the
-reading for the referee to confirm.  A missing or lost camera, or a bad calibration, is
+reading for the referee to confirm.  The latest full frame is kept for the console's
+calibration photos (:meth:`CameraLoop.latest_frame`), also while there is no calibration
+yet; a new calibration is swapped in by :meth:`CameraLoop.use_calibration` and used from
+the next frame on.  A missing or lost camera, or a bad calibration, is
 reported in the LIVE STATE (``camera: {"ok": false, "message": ...}``) and retried; it
 never takes the service down.  OpenCV work runs off the event loop (gevent threadpool).
 """
@@ -66,6 +69,27 @@ class CameraLoop:
         self._lock = threading.Lock()
         self._status: dict[str, Any] = {"ok": False, "message": "카메라 시작 중", "spec": spec}
         self.readings = 0
+        self._latest: Any = None  # the latest frame's full image (None while the camera gives none)
+        self._current_calibration: Any = None
+        self._calibration_problem: str | None = None
+
+    @property
+    def calibration(self) -> Any:
+        """The calibration the next settled frame is read with (None: not calibrated yet)."""
+        with self._lock:
+            return self._current_calibration
+
+    def use_calibration(self, calibration: Any) -> None:
+        """Hot swap: read from the next frame on with ``calibration`` (thread-safe)."""
+        with self._lock:
+            self._current_calibration = calibration
+            self._calibration_problem = None
+
+    def latest_frame(self) -> Any:
+        """The full-resolution BGR image of the latest frame, or None while the camera gives
+        none (not started, lost, ended).  Treat it as read-only."""
+        with self._lock:
+            return self._latest
 
     def status(self) -> dict[str, Any]:
         with self._lock:
@@ -92,7 +116,10 @@ class CameraLoop:
 
         if not self.calibration_path:
             raise ValueError("no calibration file (serve --calibration CAL.json)")
-        return Calibration.load(Path(self.calibration_path))
+        path = Path(self.calibration_path)
+        if not path.exists():
+            raise ValueError(f"no calibration file {str(path)!r} yet: 심판 화면의 '카메라 보정'으로 만드세요")
+        return Calibration.load(path)
 
     def open_source(self) -> Any:
         """The frame source, wrapped so a lost camera is reported and reopened."""
@@ -104,13 +131,26 @@ class CameraLoop:
         factory = self.source_factory or (lambda: open_source(self.spec))
         return ResilientSource(factory, clock=self.service.monotonic, report=report)
 
-    def poll(self, source: Any, calibration: Any) -> bool:
-        """Read and handle one frame; False when there was none (camera down or ended)."""
+    def poll(self, source: Any, calibration: Any = None) -> bool:
+        """Read and handle one frame; False when there was none (camera down or ended).
+        ``calibration`` None: the loop's current one (:meth:`use_calibration`); without any,
+        the frame is only kept as the latest (for the calibration photos)."""
         frame = source.read()
         if frame is None:
+            with self._lock:
+                self._latest = None
             if source.healthy:
                 self._set_status(False, "카메라 영상이 끝났습니다")
             return False
+        main = frame.main
+        with self._lock:
+            self._latest = main
+            if calibration is None:
+                calibration = self._current_calibration
+            problem = self._calibration_problem
+        if calibration is None:
+            self._set_status(False, problem or "보정 필요: 심판 화면의 '카메라 보정'을 하세요")
+            return True
         if not self._status["ok"]:
             self._set_status(True, "카메라 정상")
         self.feed(frame, calibration)
@@ -139,22 +179,24 @@ class CameraLoop:
         try:
             return self._calibration()
         except Exception as exc:  # missing, unreadable or invalid: report, never crash
-            self._set_status(False, f"보정 파일 문제: {exc}")
+            message = f"보정 파일 문제: {exc}"
+            with self._lock:
+                self._calibration_problem = message
+            self._set_status(False, message)
             return None
 
     def run(self) -> None:
-        calibration: Any = None
-        while calibration is None and not self._stop.is_set():
-            calibration = self.load_calibration()
-            if calibration is None:
-                self._stop.wait(10.0)
-        if calibration is None:
-            return
         source = self.open_source()
         next_due = time.monotonic()
+        retry_at = float("-inf")
         try:
             while not self._stop.is_set():
-                if not self.poll(source, calibration):
+                if self.calibration is None and time.monotonic() >= retry_at:
+                    loaded = self.load_calibration()
+                    if loaded is not None and self.calibration is None:
+                        self.use_calibration(loaded)
+                    retry_at = time.monotonic() + 10.0
+                if not self.poll(source):
                     self._stop.wait(0.2)
                     continue
                 if self.paced:

@@ -34,7 +34,8 @@ def defaults() -> dict[str, Any]:
         "REFEREE_PIN_HASH": None,
         "SECRET_KEY": None,  # default: generated once into VAR_DIR/secret_key
         "CAMERA": None,  # e.g. "fake:var/demo-frames", "picamera2", None = no camera
-        "CALIBRATION": None,
+        "CALIBRATION": None,  # the camera's calibration JSON; default: CALIBRATION_DIR/calibration.json
+        "CALIBRATION_DIR": None,  # the console's calibration photos; default: beside the DB, calibration/
         "HARDWARE": os.environ.get("YUT_CAM_HARDWARE", "mock"),  # "mock" | "gpio" | "none"
         "BOARD_ROTATION": 0.0,
         "BACKGROUND": True,  # time-up ticker, camera loop, LED timer (tests switch it off)
@@ -57,6 +58,10 @@ def resolve(config: dict[str, Any]) -> None:
         config["DB_PATH"] = str(var / "yut-cam.sqlite3")
     if config["CAPTURE_DIR"] is None:
         config["CAPTURE_DIR"] = str(Path(config["DB_PATH"]).parent / "captures")
+    if config.get("CALIBRATION_DIR") is None:
+        config["CALIBRATION_DIR"] = str(Path(config["DB_PATH"]).parent / "calibration")
+    if config.get("CALIBRATION") is None:
+        config["CALIBRATION"] = str(Path(config["CALIBRATION_DIR"]) / "calibration.json")
     if config["SECRET_KEY"] is None:
         config["SECRET_KEY"] = _secret_key(var / "secret_key")
     if config["REFEREE_PIN_HASH"] is None:

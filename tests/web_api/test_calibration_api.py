@@ -1,0 +1,256 @@
+"""The console's camera calibration over the API: photos from the camera loop's latest frame,
+the referee's mat polygon, calibrate → atomic install → hot swap into the camera loop."""
+
+from __future__ import annotations
+
+import json
+from collections import deque
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from tests.web_api.conftest import Referee
+from yut_cam.web.camera_loop import CameraLoop
+
+SIZE = (480, 270)
+
+
+@dataclass(frozen=True)
+class Venue:
+    empty: Any
+    belly: Any
+    back: Any
+    mat: list[list[float]]
+    clip: list[Any]
+    truth: str
+
+
+def _jpeg(image: Any) -> Any:
+    import cv2
+
+    ok, buf = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 95])
+    assert ok
+    return cv2.imdecode(buf, cv2.IMREAD_COLOR)
+
+
+@pytest.fixture(scope="module")
+def venue() -> Venue:
+    """A generated venue whose three photos calibrate (after the JPEG the service stores)."""
+    from yut_cam.vision import synth
+    from yut_cam.vision.calibration import calibrate
+    from yut_cam.vision.errors import CalibrationError
+
+    for seed in range(20261130, 20261140):
+        rng = np.random.default_rng(seed)
+        style = synth.random_style(rng)
+        shots = synth.render_calibration(style, SIZE)
+        try:
+            calibrate(_jpeg(shots.empty), _jpeg(shots.belly), _jpeg(shots.back), list(shots.mat_polygon))
+        except CalibrationError:
+            continue
+        frames, truth, _ = synth.render_clip(style, rng, SIZE, case="clean", hand=False, rest=20)
+        return Venue(shots.empty, shots.belly, shots.back, [[x, y] for x, y in shots.mat_polygon],
+                     frames, synth.result_of(truth.sticks))
+    pytest.fail("no generated venue calibrates")
+
+
+class Feed:
+    """The fake camera's picture: queued frames first, else the still, else nothing."""
+
+    def __init__(self) -> None:
+        self.queue: deque[Any] = deque()
+        self.still: Any = None
+
+    def frames(self) -> Iterator[Any]:
+        while True:
+            if self.queue:
+                yield self.queue.popleft()
+            elif self.still is not None:
+                yield self.still
+            else:
+                return
+
+
+@dataclass
+class Rig:
+    loop: CameraLoop
+    source: Any
+    feed: Feed
+
+    def show(self, image: Any) -> None:
+        """The camera now sees ``image``: one frame goes through the loop."""
+        self.feed.still = image
+        assert self.loop.poll(self.source) is True
+
+
+@pytest.fixture
+def rig(app: Flask) -> Rig:
+    from yut_cam.vision.sources import FakeCamera
+
+    feed = Feed()
+    service = app.extensions["yut_cam.service"]
+    loop = CameraLoop(service, "fake:test", app.config["CALIBRATION"],
+                      source_factory=lambda: FakeCamera(feed.frames()))
+    service.camera_status = loop.status
+    app.extensions["yut_cam.camera"] = loop
+    return Rig(loop, loop.open_source(), feed)
+
+
+def photograph(referee: Referee, rig: Rig, venue: Venue) -> None:
+    for kind, image in (("empty", venue.empty), ("belly", venue.belly), ("back", venue.back)):
+        rig.show(image)
+        resp = referee.post("/api/calibration/snapshot", {"kind": kind})
+        assert resp.status_code == 200, resp.json
+        assert resp.json["kind"] == kind and (resp.json["width"], resp.json["height"]) == SIZE
+        with referee.client.get(resp.json["url"]) as photo:
+            assert photo.status_code == 200 and photo.mimetype == "image/jpeg"
+            assert photo.data[:2] == b"\xff\xd8"
+
+
+def test_without_a_camera_a_photo_is_503_in_korean(referee: Referee) -> None:
+    resp = referee.post("/api/calibration/snapshot", {"kind": "empty"})
+    assert resp.status_code == 503 and "no camera" in resp.json["error"]
+    ko = referee.client.post("/api/calibration/snapshot", json={"kind": "empty"},
+                             headers={"X-CSRF-Token": referee.csrf, "Accept-Language": "ko"})
+    assert ko.status_code == 503 and ko.json["error"].startswith("카메라가 없습니다")
+    assert "no camera" in ko.json["error_en"]
+
+
+def test_a_camera_without_a_picture_is_503(referee: Referee, rig: Rig) -> None:
+    assert rig.loop.poll(rig.source) is False  # the camera delivers nothing
+    resp = referee.post("/api/calibration/snapshot", {"kind": "empty"})
+    assert resp.status_code == 503 and "no picture" in resp.json["error"]
+
+
+@pytest.mark.parametrize("body", [{"kind": "side"}, {"kind": None}, {}])
+def test_a_photo_of_an_unknown_kind_is_400(referee: Referee, rig: Rig, venue: Venue, body: dict[str, Any]) -> None:
+    rig.show(venue.empty)
+    resp = referee.post("/api/calibration/snapshot", body)
+    assert resp.status_code == 400 and "kind" in resp.json["error"]
+
+
+def test_calibrate_with_the_referees_mat_and_the_camera_reads_with_it(
+        app: Flask, client: FlaskClient, referee: Referee, rig: Rig, venue: Venue, match_id: int) -> None:
+    before = client.get(f"/api/matches/{match_id}").json["camera"]
+    assert rig.loop.calibration is None
+    rig.show(venue.empty)
+    camera = client.get(f"/api/matches/{match_id}").json["camera"]
+    assert camera["ok"] is False and camera["message"].startswith("보정 필요")  # frames flow, nothing read
+    assert rig.loop.load_calibration() is None  # no file yet: the state says how to make one
+    camera = client.get(f"/api/matches/{match_id}").json["camera"]
+    assert camera["message"].startswith("보정 파일 문제") and "카메라 보정" in camera["message"]
+    assert before["ok"] is False
+    photograph(referee, rig, venue)
+    # the referee taps the corners in any order: the outline is the same
+    taps = [venue.mat[i] for i in (0, 2, 1, 3)] if len(venue.mat) == 4 else venue.mat
+    resp = referee.post("/api/calibration", {"mat": taps})
+    assert resp.status_code == 200, resp.json
+    out = resp.json
+    assert out["ok"] is True and out["applied"] is True and out["image_size"] == list(SIZE)
+    assert sorted(map(tuple, out["mat"])) == sorted((round(x, 1), round(y, 1)) for x, y in venue.mat)
+    assert 10 < out["stick_length_px"] < SIZE[0]
+    path = Path(app.config["CALIBRATION"])
+    assert path.is_file() and not Path(str(path) + ".bak").exists()
+    # hot swap: the next throw is read with the new calibration
+    assert rig.loop.calibration is not None
+    rig.feed.still = None
+    rig.feed.queue.extend(venue.clip)
+    while rig.loop.poll(rig.source):
+        pass
+    assert rig.loop.readings == 1
+    state = client.get(f"/api/matches/{match_id}").json
+    assert state["reading"]["result"] == venue.truth
+    assert state["camera"]["message"] == "카메라 영상이 끝났습니다"  # was 카메라 정상 while the clip ran
+    summary = referee.client.get("/api/calibration").json
+    assert summary["calibrated"] is True and summary["mat"] == out["mat"] and summary["camera"] is True
+    assert all(summary["photos"][k] for k in ("empty", "belly", "back"))
+
+
+def test_a_second_calibration_keeps_the_first_as_bak(app: Flask, referee: Referee, rig: Rig,
+                                                     venue: Venue) -> None:
+    from yut_cam.vision.calibration import Calibration
+
+    photograph(referee, rig, venue)
+    assert referee.post("/api/calibration", {"mat": venue.mat}).status_code == 200
+    path = Path(app.config["CALIBRATION"])
+    first = json.loads(path.read_text())
+    inset = [[x + (1 if x < SIZE[0] / 2 else -1), y] for x, y in venue.mat]
+    assert referee.post("/api/calibration", {"mat": inset}).status_code == 200
+    backup = Path(str(path) + ".bak")
+    assert json.loads(backup.read_text()) == first
+    assert Calibration.load(backup).mat_polygon != Calibration.load(path).mat_polygon  # both load
+    pngs = sorted(p.name for p in path.parent.glob("*.background.png"))
+    assert pngs == sorted({first["background"], json.loads(path.read_text())["background"]})
+    assert not list(path.parent.glob(".staging-*"))
+
+
+@pytest.mark.parametrize("mat, status, words", [
+    ([[10, 10], [400, 10], [400, 250]], 422, "at least 4 points"),
+    ([[10, 10], [900, 10], [400, 250], [10, 250]], 422, "outside the 480x270 photo"),
+    ([[-5, 10], [400, 10], [400, 250], [10, 250]], 422, "outside"),
+    ([[10, 10], [12, 10], [12, 12], [10, 12]], 422, "covers only"),
+    ([[10, 10], [400, 10], "x", [10, 250]], 400, "[x, y]"),
+    ("auto", 400, "null or a list"),
+    ([[10, 10], [400, float("nan")], [400, 250], [10, 250]], 400, "[x, y]"),
+])
+def test_a_bad_mat_is_refused_and_the_old_calibration_stays(
+        app: Flask, referee: Referee, rig: Rig, venue: Venue, mat: Any, status: int, words: str) -> None:
+    photograph(referee, rig, venue)
+    assert referee.post("/api/calibration", {"mat": venue.mat}).status_code == 200
+    path = Path(app.config["CALIBRATION"])
+    before = path.read_bytes()
+    in_use = rig.loop.calibration
+    resp = referee.client.post("/api/calibration", data=json.dumps({"mat": mat}), content_type="application/json",
+                               headers={"X-CSRF-Token": referee.csrf})
+    assert resp.status_code == status, resp.json
+    assert words in resp.json["error"]
+    assert path.read_bytes() == before and rig.loop.calibration is in_use
+    assert not Path(str(path) + ".bak").exists()
+
+
+def test_photos_that_do_not_calibrate_are_422_in_words(app: Flask, referee: Referee, rig: Rig,
+                                                       venue: Venue) -> None:
+    for kind in ("empty", "belly", "back"):  # three photos of the empty mat: no sticks
+        rig.show(venue.empty)
+        assert referee.post("/api/calibration/snapshot", {"kind": kind}).status_code == 200
+    resp = referee.client.post("/api/calibration", json={"mat": venue.mat},
+                               headers={"X-CSRF-Token": referee.csrf, "Accept-Language": "ko"})
+    assert resp.status_code == 422
+    assert "윷" in resp.json["error"] and "stick" in resp.json["error_en"]
+    assert not Path(app.config["CALIBRATION"]).exists() and rig.loop.calibration is None
+
+
+def test_calibrating_before_the_photos_is_409(referee: Referee, rig: Rig, venue: Venue) -> None:
+    rig.show(venue.empty)
+    assert referee.post("/api/calibration/snapshot", {"kind": "empty"}).status_code == 200
+    resp = referee.post("/api/calibration", {"mat": None})
+    assert resp.status_code == 409 and "belly, back" in resp.json["error"]
+
+
+def test_spectators_get_401(client: FlaskClient, rig: Rig, venue: Venue) -> None:
+    rig.show(venue.empty)
+    assert client.post("/api/calibration/snapshot", json={"kind": "empty"}).status_code == 401
+    assert client.post("/api/calibration", json={"mat": None}).status_code == 401
+    assert client.get("/api/calibration").status_code == 401
+    assert client.get("/api/calibration/snapshot/empty.jpg").status_code == 401
+
+
+def test_a_write_without_csrf_is_403(referee: Referee, rig: Rig, venue: Venue) -> None:
+    rig.show(venue.empty)
+    for path, body in (("/api/calibration/snapshot", {"kind": "empty"}), ("/api/calibration", {"mat": None})):
+        resp = referee.client.post(path, json=body)
+        assert resp.status_code == 403 and "CSRF" in resp.json["error"], path
+    assert referee.client.get("/api/calibration/snapshot/empty.jpg").status_code == 404
+
+
+def test_the_summary_before_any_calibration(referee: Referee) -> None:
+    out = referee.client.get("/api/calibration").json
+    assert out["calibrated"] is False and out["camera"] is False and out["problem"] is None
+    assert out["photos"] == {"empty": None, "belly": None, "back": None}
+    assert referee.client.get("/api/calibration/snapshot/side.jpg").status_code == 404
