@@ -39,25 +39,32 @@ def _jpeg(image: Any) -> Any:
     return cv2.imdecode(buf, cv2.IMREAD_COLOR)
 
 
-@pytest.fixture(scope="module")
-def venue() -> Venue:
-    """A generated venue whose three photos calibrate (after the JPEG the service stores)."""
+def calibrating_venue(size: tuple[int, int] = SIZE, square: bool = False) -> Venue:
+    """A generated venue whose three photos calibrate (after the JPEG the service stores);
+    ``square``: a square mat, whose outline is its four corners."""
     from yut_cam.vision import synth
     from yut_cam.vision.calibration import calibrate
     from yut_cam.vision.errors import CalibrationError
 
-    for seed in range(20261130, 20261140):
+    for seed in range(20261130, 20261160):
         rng = np.random.default_rng(seed)
         style = synth.random_style(rng)
-        shots = synth.render_calibration(style, SIZE)
+        if square and not style.mat_kind.startswith("square"):
+            continue
+        shots = synth.render_calibration(style, size)
         try:
             calibrate(_jpeg(shots.empty), _jpeg(shots.belly), _jpeg(shots.back), list(shots.mat_polygon))
         except CalibrationError:
             continue
-        frames, truth, _ = synth.render_clip(style, rng, SIZE, case="clean", hand=False, rest=20)
+        frames, truth, _ = synth.render_clip(style, rng, size, case="clean", hand=False, rest=20)
         return Venue(shots.empty, shots.belly, shots.back, [[x, y] for x, y in shots.mat_polygon],
                      frames, synth.result_of(truth.sticks))
     pytest.fail("no generated venue calibrates")
+
+
+@pytest.fixture(scope="module")
+def venue() -> Venue:
+    return calibrating_venue()
 
 
 class Feed:

@@ -3,6 +3,7 @@
 import { BoardView, fetchBoard, pieceIcon, TEAM_COLOUR, WAITING, FINISHED } from "./board.js";
 import { ClockSync, LiveConnection, formatClock, describeEvent, WARNING_REASONS, DECIDED_BY,
   MATCH_SECONDS, TIMEOUT_SECONDS, h } from "./live.js";
+import "./console.calibrate.js";   // the 카메라 보정 dialog (top bar button)
 
 const $ = (id) => document.getElementById(id);
 const CSRF = document.querySelector('meta[name="csrf-token"]').content;
