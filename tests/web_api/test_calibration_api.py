@@ -261,3 +261,24 @@ def test_the_summary_before_any_calibration(referee: Referee) -> None:
     assert out["calibrated"] is False and out["camera"] is False and out["problem"] is None
     assert out["photos"] == {"empty": None, "belly": None, "back": None}
     assert referee.client.get("/api/calibration/snapshot/side.jpg").status_code == 404
+
+
+def test_automatic_mat_finding_passes_no_polygon_and_explains_a_miss(
+        monkeypatch: pytest.MonkeyPatch, app: Flask, referee: Referee, rig: Rig, venue: Venue) -> None:
+    from yut_cam.vision import calibration as vision_calibration
+    from yut_cam.vision.errors import CalibrationError
+
+    photograph(referee, rig, venue)
+    given: list[Any] = []
+
+    def no_mat_found(empty: Any, belly: Any, back: Any, mat_polygon: Any = None) -> Any:
+        given.append(mat_polygon)
+        raise CalibrationError("empty image: cannot find the mat (no large region); give --mat")
+
+    monkeypatch.setattr(vision_calibration, "calibrate", no_mat_found)
+    resp = referee.client.post("/api/calibration", json={"mat": None},
+                               headers={"X-CSRF-Token": referee.csrf, "Accept-Language": "ko"})
+    assert given == [None]
+    assert resp.status_code == 422 and resp.json["error"].startswith("빈 멍석 사진에서 멍석을 찾지 못했습니다")
+    assert "cannot find the mat" in resp.json["error_en"]
+    assert not Path(app.config["CALIBRATION"]).exists()
