@@ -117,6 +117,8 @@ def test_calibrate_from_the_console(open_page: Callable[..., Any], rig: tuple[Li
     match_id = server.create_match()
     assert "보정 파일 문제" in live_state(server, match_id)["camera"]["message"]
     page = console(open_page, server, match_id)
+    page.wait_for_selector("#btn-cal.attention")  # the camera needs a calibration
+    assert "보정 파일 문제" in (page.locator("#btn-cal").get_attribute("title") or "")
     page.click("#btn-cal")
     page.wait_for_selector("#dlg-cal[open]")
     assert page.locator("#cal-now").inner_text() == "아직 보정하지 않았습니다"
@@ -165,5 +167,6 @@ def test_calibrate_from_the_console(open_page: Callable[..., Any], rig: tuple[Li
         arg=match_id, polling=250)
     page.click("#cal-close")
     assert page.locator("#dlg-cal[open]").count() == 0
+    page.wait_for_selector("#btn-cal:not(.attention)[title='카메라: 카메라 정상']")
     assert js_errors(page) == []
     assert re.search(r"/referee", page.url)

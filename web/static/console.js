@@ -110,7 +110,16 @@ function render() {
   renderActions();
   renderHistory();
   renderGap();
+  renderCamera();
   tickClocks();
+}
+
+function renderCamera() {
+  // the camera's health on the 카메라 보정 button (e.g. "보정 필요" before the first calibration)
+  const cam = state.camera;
+  const btn = $("btn-cal");
+  btn.classList.toggle("attention", !!cam && !cam.ok);
+  btn.title = cam ? `카메라: ${cam.message}` : "카메라 없음";
 }
 
 function renderStatus() {
