@@ -326,7 +326,8 @@ def calibrate(empty: npt.NDArray[np.uint8], belly: npt.NDArray[np.uint8], back: 
         try:
             polygon = F.find_mat(empty)
         except ValueError as exc:
-            raise CalibrationError(f"empty image: cannot find the mat ({exc}); give --mat") from None
+            raise CalibrationError(f"empty image: cannot find the mat's outline with confidence ({exc});"
+                                   " give its corners with --mat") from None
     else:
         if len(mat_polygon) < 3:
             raise CalibrationError(f"mat polygon needs at least 3 corners, got {mat_polygon!r}")

@@ -17,6 +17,8 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
+from yut_cam.vision.matfind import MatNotFound as MatNotFound
+from yut_cam.vision.matfind import find_mat as find_mat
 from yut_cam.vision.stickfit import Rect as Rect
 from yut_cam.vision.stickfit import fit_rectangles as fit_rectangles
 from yut_cam.vision.stickfit import inner as inner
@@ -291,96 +293,6 @@ def end_profile(patch: U8, body_lab: npt.NDArray[np.float64], mark_lab: npt.NDAr
 def saturated_fraction(patch: U8) -> float:
     """Share of pixels blown out (any channel at 250 or more): glare."""
     return float((patch.max(axis=2) >= 250).mean())
-
-
-def _not_floor_hull(lab: F32, core_hull: npt.NDArray[np.int32], core: U8) -> npt.NDArray[np.int32] | None:
-    """Convex hull of the non-floor region around the mat's core (floor = the colours of
-    the picture's border), or None when it is not a modest growth of the core."""
-    h, w = core.shape
-    b = max(2, int(round(min(h, w) * 0.03)))
-    ring = np.concatenate([lab[:b].reshape(-1, 3), lab[-b:].reshape(-1, 3),
-                           lab[:, :b].reshape(-1, 3), lab[:, -b:].reshape(-1, 3)])
-    floor = np.median(ring, axis=0)
-    d = np.linalg.norm(lab - floor, axis=2)
-    ring_d = np.linalg.norm(ring - floor, axis=1)
-    mat_colour = np.median(lab[core > 0], axis=0)
-    # half-way to the mat's colour at least: the blurred edge of the mat is not a rim
-    thr = max(float(np.percentile(ring_d, 97)) * 1.3 + 2.0, 0.5 * float(np.linalg.norm(mat_colour - floor)))
-    not_floor = (d > thr).astype(np.uint8) * 255
-    k = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (7, 7))
-    not_floor = np.asarray(cv2.morphologyEx(not_floor, cv2.MORPH_OPEN, k), np.uint8)
-    not_floor |= core * 255
-    n, labels = cv2.connectedComponents(not_floor)
-    cy, cx = np.argwhere(core > 0).mean(axis=0).astype(int)
-    lab_c = labels[cy, cx]
-    if lab_c == 0:
-        return None
-    contours, _ = cv2.findContours((labels == lab_c).astype(np.uint8), cv2.RETR_EXTERNAL,
-                                   cv2.CHAIN_APPROX_NONE)
-    hull = cv2.convexHull(max(contours, key=cv2.contourArea))
-    grow = cv2.contourArea(hull) / max(1.0, cv2.contourArea(core_hull))
-    if 1.0 <= grow <= 1.4:
-        return np.asarray(hull, np.int32)
-    return None
-
-
-def find_mat(empty: U8, work_width: int = 640) -> Polygon:
-    """The mat's outline in an image of the empty mat.
-
-    The mat is taken to be the large region around the image centre whose colour is
-    close to the colour at the centre: pixels are compared (Lab, after smoothing away
-    the weave) to the centre's median colour with a threshold set by Otsu between the
-    mat and the rest; the component holding the centre is kept, and its convex hull is
-    simplified (by about a pixel) to a polygon; a border band of another colour is added
-    when the non-floor region around it (floor = the colours at the picture's border) is a
-    modest growth of it. Raises ``ValueError`` when the mat-coloured region runs out of the
-    picture (mat and floor look alike, or the mat is not wholly in view).
-    """
-    h, w = empty.shape[:2]
-    scale = min(1.0, work_width / w)
-    small = resize_to(empty, (max(8, int(round(w * scale))), max(8, int(round(h * scale)))))
-    sh, sw = small.shape[:2]
-    lab = cv2.cvtColor(smooth(small, 2.0), cv2.COLOR_BGR2LAB).astype(np.float32)
-    cy, cx = sh // 2, sw // 2
-    core = lab[cy - sh // 8: cy + sh // 8 + 1, cx - sw // 8: cx + sw // 8 + 1].reshape(-1, 3)
-    ref = np.median(core, axis=0)
-    spread = np.median(np.linalg.norm(core - ref, axis=1))
-    dist = np.linalg.norm(lab - ref, axis=2)
-    d8 = np.clip(dist * 4, 0, 255).astype(np.uint8)
-    otsu, _ = cv2.threshold(d8, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
-    thr = max(float(otsu) / 4.0, 4.0 * float(spread) + 3.0)
-    inside = (dist <= thr).astype(np.uint8) * 255
-    k = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
-    inside = cv2.morphologyEx(inside, cv2.MORPH_OPEN, k)
-    inside = cv2.morphologyEx(inside, cv2.MORPH_CLOSE, k)
-    n, labels = cv2.connectedComponents(inside)
-    lab_c = labels[cy, cx]
-    if n <= 1 or lab_c == 0:
-        raise ValueError("no mat-coloured region around the image centre")
-    region = (labels == lab_c).astype(np.uint8)
-    sides = int(region[0].any()) + int(region[-1].any()) + int(region[:, 0].any()) + int(region[:, -1].any())
-    if sides >= 2:
-        raise ValueError("the mat-coloured region runs out of the picture (mat and floor look alike,"
-                         " or the mat is not wholly in view)")
-    contours, _ = cv2.findContours(region, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
-    hull = cv2.convexHull(max(contours, key=cv2.contourArea))
-    # a border band of another colour (a dark rim) is still mat: grow to where the floor
-    # begins, if that is a modest, consistent growth
-    outer = _not_floor_hull(lab, hull, region)
-    if outer is not None:
-        hull = outer
-    # a square mat needs 4 corners, a round one many: simplify only by about a pixel
-    approx = cv2.approxPolyDP(hull, 1.0, True)
-    # the region's border pixels are pixel centres: grow by half a pixel, back to full size
-    pts = approx.reshape(-1, 2).astype(np.float64)
-    centre = pts.mean(axis=0)
-    d = pts - centre
-    norms = np.maximum(np.linalg.norm(d, axis=1, keepdims=True), 1e-6)
-    pts = pts + d / norms * 0.5
-    pts = (pts + 0.5) / scale - 0.5
-    pts[:, 0] = np.clip(pts[:, 0], 0, w - 1)
-    pts[:, 1] = np.clip(pts[:, 1], 0, h - 1)
-    return [(float(x), float(y)) for x, y in pts]
 
 
 def segment(image_work: U8, background: U8, params: SegmentParams, clean_radius: int,

@@ -35,6 +35,10 @@ FACE_MARGIN = 0.25  # |score - 0.5| * 2 below this: face unsure
 MERGED_FACE_MARGIN = 0.3  # the same for a stick split out of touching sticks
 GLARE = 0.08  # share of blown-out pixels on a stick that makes its face unsure
 EDGE_TOLERANCE = 2.0  # px (full resolution): closer than this to the mat edge is unsure
+# a stick judged off the mat but nearer its outline than this many stick widths is 낙 only
+# after the referee looks: the outline (a found one above all: a rim like the floor) may
+# be off by that much, and 낙 is the costliest misreading either way
+NEAR_EDGE_WIDTHS = 1.0
 
 
 @dataclass(frozen=True)
@@ -234,9 +238,14 @@ def read_image(image_bgr: npt.NDArray[np.uint8], calibration: Calibration) -> Re
             mark_share = abs(ends[0] - ends[1])
         marks.append(mark_share)
         depth = _edge_depth(rect, mat)
-        surely_off |= depth <= -EDGE_TOLERANCE
+        near_px = NEAR_EDGE_WIDTHS * cal.stick_width
+        surely_off |= depth <= -near_px
         if abs(depth) < EDGE_TOLERANCE:
             reasons.append(f"stick {i + 1}: on the mat edge, check it touches the mat")
+            conf = min(conf, 0.6)
+        elif -near_px < depth < 0.0:
+            reasons.append(f"stick {i + 1}: just off the mat ({-depth:.0f} px from its outline), check it"
+                           " does not touch the mat")
             conf = min(conf, 0.6)
         box = tuple((float(x) * back_scale, float(y) * back_scale) for x, y in F.rect_corners(rect))
         sticks.append(StickReading(face=face, marked=False, on_mat=depth >= 0.0,

@@ -1,0 +1,129 @@
+"""Finding the 멍석's outline: its border band is mat; a doubtful outline is refused; a
+stick on the band is on the mat; a stick just off the mat is 낙 or flagged, never a
+silent playable result."""
+
+from __future__ import annotations
+
+import math
+
+import cv2
+import numpy as np
+import pytest
+
+from bench.foreign_scenes import Stick, Style, Thrower
+from yut_cam.vision import functional as F
+from yut_cam.vision.calibration import calibrate
+from yut_cam.vision.errors import CalibrationError
+from yut_cam.vision.matfind import MatNotFound, find_mat
+from yut_cam.vision.reader import read_image
+
+OUTER = [(300.0, 90.0), (980.0, 110.0), (960.0, 640.0), (320.0, 620.0)]
+
+
+def _shares(found: list[tuple[float, float]], truth: list[tuple[float, float]],
+            shape: tuple[int, int]) -> tuple[float, float]:
+    t = F.polygon_mask(shape, truth) > 0
+    f = F.polygon_mask(shape, found) > 0
+    return float((t & f).sum() / t.sum()), float((f & ~t).sum() / t.sum())
+
+
+def _banded(band_bgr: tuple[int, int, int], floor_bgr: tuple[int, int, int], seed: int) -> np.ndarray:
+    rng = np.random.default_rng(seed)
+    img = np.zeros((720, 1280, 3), np.float64)
+    img[:] = floor_bgr
+    img[F.polygon_mask((720, 1280), OUTER) > 0] = band_bgr
+    c = np.mean(OUTER, axis=0)
+    inner = [(c[0] + (x - c[0]) * 0.9, c[1] + (y - c[1]) * 0.88) for x, y in OUTER]
+    img[F.polygon_mask((720, 1280), inner) > 0] = (95, 170, 205)  # straw
+    img += rng.normal(0, 4, img.shape)
+    return np.asarray(cv2.GaussianBlur(np.clip(img, 0, 255).astype(np.uint8), (0, 0), 1.0), np.uint8)
+
+
+@pytest.mark.parametrize("band, floor", [
+    ((40, 30, 120), (150, 150, 150)),  # dark red rim on grey tiles
+    ((30, 30, 35), (120, 140, 160)),  # black rim on a light floor
+    ((45, 75, 110), (80, 110, 140)),  # brown rim on a lighter brown floor, close in colour
+])
+def test_outline_includes_the_border_band(band: tuple[int, int, int], floor: tuple[int, int, int]) -> None:
+    img = _banded(band, floor, seed=3)
+    try:
+        found = find_mat(img)
+    except MatNotFound:
+        # a rim exactly the floor's colour may be refused, never cut off silently
+        assert abs(band[0] - floor[0]) < 20
+        return
+    cover, excess = _shares(found, OUTER, (720, 1280))
+    assert cover > 0.98 and excess < 0.03, (cover, excess)
+
+
+def test_refuses_a_mat_like_the_floor_with_a_clear_message() -> None:
+    rng = np.random.default_rng(4)
+    img = np.clip(np.full((720, 1280, 3), (100, 160, 150), np.float64) + rng.normal(0, 4, (720, 1280, 3)), 0, 255)
+    img[F.polygon_mask((720, 1280), OUTER) > 0] += (4, 2, 3)  # barely another shade
+    with pytest.raises(MatNotFound, match="runs out of the picture|not a region"):
+        find_mat(img.astype(np.uint8))
+    with pytest.raises(CalibrationError, match="give its corners with --mat"):
+        calibrate(img.astype(np.uint8), img.astype(np.uint8), img.astype(np.uint8))
+
+
+@pytest.mark.parametrize("seed", [11006, 11008, 11017, 11028, 11030, 11032, 3014, 3023])
+def test_foreign_mats_found_well_or_refused(seed: int) -> None:
+    """Scenes of the independent renderer (border bands, floors like the mat): an outline
+    that is accepted covers the whole mat and little floor."""
+    style = Style(seed)
+    empty = style.render([], np.random.default_rng(seed + 7))
+    try:
+        found = find_mat(empty)
+    except MatNotFound:
+        return
+    cover, excess = _shares(found, style.mat_polygon_image(), (style.size[1], style.size[0]))
+    assert cover > 0.97 and excess < 0.03, (cover, excess)
+
+
+def _world(style: Style, u: float, v: float) -> tuple[float, float]:
+    c, s = math.cos(style.mat_yaw), math.sin(style.mat_yaw)
+    return u * c - v * s, u * s + v * c
+
+
+@pytest.fixture(scope="module")
+def banded() -> tuple[Style, object]:
+    style = Style(11032)  # a 10 cm striped rim, found with the rim
+    rng = np.random.default_rng(5)
+    th = Thrower(style)
+    empty = style.render([], rng)
+    cal = calibrate(empty, style.render(th.calibration(rng, True), rng), style.render(th.calibration(rng, False), rng))
+    return style, cal
+
+
+def test_stick_lying_only_on_the_band_is_on_the_mat(banded: tuple[Style, object]) -> None:
+    style, cal = banded
+    th = Thrower(style)
+    rng = np.random.default_rng(9)
+    u = style.mat_w / 2 - style.band / 2  # along the right-hand rim, wholly on it
+    x, y = _world(style, u, 0.0)
+    on_band = Stick(1, x, y, style.mat_yaw + math.pi / 2, False)
+    assert th.depth(on_band)[1] < style.band and th.depth(on_band)[0] > 0
+    others = [th.free(rng, i, i == 0, [on_band], min_gap=6.0, inset=style.band + 6) for i in (0, 2, 3)]
+    reading = read_image(style.render([others[0], on_band, others[1], others[2]], rng), cal)  # type: ignore[arg-type]
+    assert reading.result != "낙" or reading.needs_referee
+    assert all(st.on_mat for st in reading.sticks)
+
+
+@pytest.mark.parametrize("seed, off", [(11017, 2.5), (11030, 2.5), (11032, 3.0), (11017, 6.0)])
+def test_stick_just_off_the_mat_is_never_a_silent_playable_result(seed: int, off: float) -> None:
+    style = Style(seed)
+    rng = np.random.default_rng(seed + 7)
+    th = Thrower(style)
+    empty = style.render([], rng)
+    belly, back = style.render(th.calibration(rng, True), rng), style.render(th.calibration(rng, False), rng)
+    try:
+        cal = calibrate(empty, belly, back)
+    except CalibrationError:
+        cal = calibrate(empty, belly, back, mat_polygon=style.mat_polygon_image())
+    u = -style.mat_w / 2 - off - style.width / 2  # beside the left edge, parallel to it
+    x, y = _world(style, u, 10.0)
+    out = Stick(2, x, y, style.mat_yaw + math.pi / 2, True)
+    assert th.depth(out)[1] < -off + 0.1
+    others = [th.free(rng, i, False, [out], min_gap=6.0, inset=12.0) for i in (0, 1, 3)]
+    reading = read_image(style.render(others[:2] + [out] + others[2:], rng), cal)
+    assert reading.result == "낙" or reading.needs_referee, reading.to_dict()
