@@ -1,5 +1,5 @@
 """Shared fixtures: ``live_server`` / ``live_server_module`` (a real gunicorn server, see
-tests/web_live.py and /work/notes/LIVE_SERVER.md)."""
+tests/web_live.py and docs/web-api.md)."""
 
 from tests.web_live import live_server, live_server_module
 

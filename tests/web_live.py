@@ -2,7 +2,7 @@
 
 ``live_server`` starts ``yut-cam serve`` on a free loopback port with a temporary database and
 a known referee PIN, waits until it answers, yields a :class:`LiveServer` and stops it.
-See /work/notes/LIVE_SERVER.md.
+See docs/web-api.md ("The live_server test fixture").
 """
 
 from __future__ import annotations
