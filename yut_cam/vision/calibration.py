@@ -278,6 +278,31 @@ def _noise_params(d_lum: F.F32, d_chroma: F.F32) -> tuple[float, float]:
     return max(0.05, 3.0 * p_l), max(1.0, 2.5 * p_c)
 
 
+def bridge_pieces(mask: npt.NDArray[np.uint8], regions: list[F.Blob], length: float,
+                   width: float) -> bool:
+    """Join two pieces of one stick (a dark band or mark that looks like the floor cuts a
+    stick in two): two small regions that together make one stick-sized rectangle are
+    bridged in ``mask``. Returns whether any was."""
+    area = length * width
+    pieces = [b for b in regions if b.area < 0.8 * area]
+    points = []
+    for b in pieces:
+        ys, xs = np.nonzero(b.mask)
+        points.append(np.stack([xs + b.x, ys + b.y], axis=1).astype(np.float32))
+    joined = False
+    used: set[int] = set()
+    for i in range(len(pieces)):
+        for j in range(i + 1, len(pieces)):
+            if i in used or j in used or pieces[i].area + pieces[j].area > 1.3 * area:
+                continue
+            r = F.rect_from_min_area(np.concatenate([points[i], points[j]]))
+            if abs(r.length - length) < 0.25 * length and r.width < 1.4 * width:
+                mask |= F.rect_mask(mask.shape, F.inner(r, 0.9, 0.6))
+                used |= {i, j}
+                joined = True
+    return joined
+
+
 def _find_sticks(image: npt.NDArray[np.uint8], background: npt.NDArray[np.uint8],
                  params: F.SegmentParams, name: str, work_size: tuple[int, int],
                  on_mat: npt.NDArray[np.uint8]) -> tuple[list[F.Rect], npt.NDArray[np.float32]]:
@@ -288,6 +313,15 @@ def _find_sticks(image: npt.NDArray[np.uint8], background: npt.NDArray[np.uint8]
     mask, gain, d_lum, d_chroma = F.segment(work, background, params, radius, on_mat)
     lab = cv2.cvtColor(work, cv2.COLOR_BGR2LAB).astype(np.float32)
     found = F.blobs(mask, min_area=work_size[0] * work_size[1] * 2e-4)
+    if len(found) > STICK_COUNT:
+        # a painted band across a round face may cut a stick in two: join collinear pieces
+        # that together make a stick of the size the largest regions show
+        boxes = []
+        for b in found[:STICK_COUNT]:
+            ys, xs = np.nonzero(b.mask)
+            boxes.append(F.rect_from_min_area(np.stack([xs, ys], axis=1).astype(np.float32)))
+        if bridge_pieces(mask, found, max(r.length for r in boxes), float(np.median([r.width for r in boxes]))):
+            found = F.blobs(mask, min_area=work_size[0] * work_size[1] * 2e-4)
     if len(found) < STICK_COUNT:
         raise CalibrationError(f"{name} image: found {len(found)} stick(s), need exactly {STICK_COUNT}"
                                " lying apart on the mat")
@@ -376,6 +410,19 @@ def calibrate(empty: npt.NDArray[np.uint8], belly: npt.NDArray[np.uint8], back: 
                                    f" the others ({length:.0f} px): is one stick leaning or covered?")
 
     field = F.illumination(background, on_mat)
+    # a belly box that stops short of an end (a dark mark there read as shadow, or wood like
+    # the mat): the mark is learned from the whole stick
+    work = prepare(belly, work_size)
+    d_l, d_c = F.difference_maps(work, background.astype(np.float32) * belly_gain)
+    fg = F.foreground_mask(d_l, d_c, params, on_mat)
+    grown = []
+    for i, r in enumerate(belly_rects):
+        others = np.zeros(fg.shape, np.uint8)
+        for j, o in enumerate(belly_rects):
+            if j != i:
+                others |= F.rect_mask(fg.shape, o)
+        grown.append(F.to_full_length(r, length * scale, fg, others) or r)
+    belly_rects = grown
     belly_patches = [_patch(belly, r.scaled(1 / scale), F.light_at(field, belly_gain, r.cx, r.cy, work_size))
                      for r in belly_rects]
     back_patches = [_patch(back, r.scaled(1 / scale), F.light_at(field, back_gain, r.cx, r.cy, work_size))

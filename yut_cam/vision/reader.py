@@ -27,7 +27,7 @@ import numpy as np
 import numpy.typing as npt
 
 from yut_cam.vision import functional as F
-from yut_cam.vision.calibration import PATCH_SIZE, Calibration, check_image, prepare
+from yut_cam.vision.calibration import PATCH_SIZE, Calibration, bridge_pieces, check_image, prepare
 from yut_cam.vision.errors import ImageError
 from yut_cam.vision.types import Face, Reading, StickReading, result_of
 
@@ -55,7 +55,7 @@ def _find(mask: npt.NDArray[np.uint8], lab: F.F32, diffs: tuple[F.F32, F.F32], c
     area = length * width
     found: list[_Found] = []
     regions = F.blobs(mask, min_area=0.12 * area)
-    if _bridge_pieces(mask, regions, length, width):
+    if bridge_pieces(mask, regions, length, width):
         regions = F.blobs(mask, min_area=0.12 * area)
     whole = [b for b in regions if b.area >= 0.3 * area]
     # fragments (a dark stick on a dark floor, half hidden) count only when sticks are missing
@@ -116,31 +116,6 @@ def _find(mask: npt.NDArray[np.uint8], lab: F.F32, diffs: tuple[F.F32, F.F32], c
     return found
 
 
-def _bridge_pieces(mask: npt.NDArray[np.uint8], regions: list[F.Blob], length: float,
-                   width: float) -> bool:
-    """Join two pieces of one stick (a dark band or mark that looks like the floor cuts a
-    stick in two): two small regions that together make one stick-sized rectangle are
-    bridged in ``mask``. Returns whether any was."""
-    area = length * width
-    pieces = [b for b in regions if b.area < 0.8 * area]
-    points = []
-    for b in pieces:
-        ys, xs = np.nonzero(b.mask)
-        points.append(np.stack([xs + b.x, ys + b.y], axis=1).astype(np.float32))
-    joined = False
-    used: set[int] = set()
-    for i in range(len(pieces)):
-        for j in range(i + 1, len(pieces)):
-            if i in used or j in used or pieces[i].area + pieces[j].area > 1.3 * area:
-                continue
-            r = F.rect_from_min_area(np.concatenate([points[i], points[j]]))
-            if abs(r.length - length) < 0.25 * length and r.width < 1.4 * width:
-                mask |= F.rect_mask(mask.shape, F.inner(r, 0.9, 0.6))
-                used |= {i, j}
-                joined = True
-    return joined
-
-
 def _edge_depth(rect: F.Rect, mat: npt.NDArray[np.float32]) -> float:
     """How deep (px) the stick reaches into the mat: > 0 inside, < 0 its distance outside."""
     corners = F.rect_corners(rect)
@@ -175,6 +150,7 @@ def read_image(image_bgr: npt.NDArray[np.uint8], calibration: Calibration) -> Re
     radius = max(1, int(round(cal.work_size[0] / 320)))
     on_mat = F.polygon_mask(work.shape[:2], list(cal.mat_polygon), s)
     mask, gain, d_lum, d_chroma = F.segment(work, cal.background, cal.segment, radius, on_mat)
+    fg_raw = F.foreground_mask(d_lum, d_chroma, cal.segment, on_mat)  # before cleaning: thin marks kept
     lab = cv2.cvtColor(work, cv2.COLOR_BGR2LAB).astype(np.float32)
     found = _find(mask, lab, (d_lum, d_chroma), cal, reasons)
 
@@ -230,6 +206,13 @@ def read_image(image_bgr: npt.NDArray[np.uint8], calibration: Calibration) -> Re
         ends_seen.append(min(float(clear[int(PATCH_SIZE[1] * 0.25):int(PATCH_SIZE[1] * 0.75), cols].mean())
                              for cols in F.end_slices(PATCH_SIZE[0])))
         if face == "배":
+            full = F.to_full_length(f.rect, cal.stick_length * s, fg_raw, others)
+            if full is not None:  # the box stops short of an end (the mark there): read it whole
+                rect_m = full.scaled(1.0 / s)._replace(width=face_rect.width)
+                raw_m = F.stick_patch(image, F.inner(rect_m, 0.94, across), PATCH_SIZE)
+                patch = F.correct_light(raw_m, F.light_at(field, gain, f.rect.cx, f.rect.cy, cal.work_size))
+                clear = (F.stick_patch(np.ascontiguousarray(near), F.inner(rect_m.scaled(s), 0.94, across),
+                                       PATCH_SIZE) < 64).astype(np.uint8)
             plab = cv2.cvtColor(patch, cv2.COLOR_BGR2LAB).astype(np.float64)
             ph, pw = plab.shape[:2]
             body = np.asarray(np.median(plab[int(ph * 0.15):int(ph * 0.85), int(pw * 0.35):int(pw * 0.65)]

@@ -318,3 +318,33 @@ def split_by_colour(lab: F32, mask: U8, rects: list[Rect], length: float, width:
             new.append(fit if ok else r)
         current = new
     return current
+
+
+def to_full_length(rect: Rect, length: float, fg: npt.NDArray[np.uint8],
+                    others: npt.NDArray[np.uint8]) -> Rect | None:
+    """``rect`` (work coordinates) grown to the stick's ``length`` at the end where what lies
+    beyond it still differs from the empty mat (and is not another stick): a box that
+    stops short of the marked end. None when the box is long enough or neither end shows
+    more of the stick."""
+    short = length - rect.length
+    if short < 0.08 * length:
+        return None
+    t = math.radians(rect.angle)
+    ax, ay = math.cos(t), math.sin(t)
+    shares = {}
+    for sign in (-1, 1):
+        off = sign * (rect.length + short) / 2.0
+        strip = Rect(rect.cx + ax * off, rect.cy + ay * off, short, rect.width * 0.6, rect.angle)
+        m = rect_mask(fg.shape, strip) > 0
+        if m.sum() >= 3 and (others[m] > 0).mean() <= 0.2:
+            shares[sign] = float((fg[m] > 0).mean())
+    if len(shares) < 2:
+        return None
+    # the stick's wood may look like the mat: only the mark shows beyond the short end, so
+    # one end showing clearly more than the other decides
+    best = max(shares, key=lambda k: shares[k])
+    clear_end = shares[best] >= 0.35 and shares[best] > shares[-best] + 0.1
+    if not clear_end and (shares[best] < 0.1 or shares[best] < 2.0 * shares[-best] + 0.03):
+        return None
+    shift = best * short / 2.0
+    return Rect(rect.cx + ax * shift, rect.cy + ay * shift, length, rect.width, rect.angle)
