@@ -189,7 +189,8 @@ def _band_width(lab: F32, points: npt.NDArray[np.float64], normals: npt.NDArray[
         # a band differs from the floor beyond it; a seam or grout line has floor both sides
         i = int(last) + 4
         zone_in = np.median(prof[max(0, int(edge) + 6): i - 1], axis=0) if i - 1 > int(edge) + 6 else prof[i - 2]
-        zone_out = np.median(prof[i + 2: i + 2 + max(3, int(last))], axis=0)
+        beyond = prof[i + 2: i + 2 + max(3, int(last))]
+        zone_out = np.median(beyond, axis=0) if len(beyond) else prof[-1]
         if float(np.linalg.norm(zone_in - zone_out)) < 6.0:
             return 0.0, edge
         half = samples.shape[1] // 2
