@@ -11,7 +11,9 @@ Steps (each a function of :mod:`yut_cam.vision.functional`):
 3. each stick is cut out at full resolution, brought back to the calibration light, and
    compared to the 배 and 등 faces learned at calibration; 배-up sticks are checked at
    both ends for the 빽도 mark;
-4. a stick is on the mat when any part of it lies inside the mat polygon.
+4. a stick is on the mat when any part of it lies inside the mat polygon (the outer edge,
+   border band included); one judged off the mat but within a stick width of the outline is
+   flagged, not read as 낙 silently.
 
 Whenever a step is unsure the reading says so (``needs_referee`` and ``reasons``).
 """
