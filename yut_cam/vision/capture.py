@@ -25,6 +25,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from yut_cam.store.files import atomic_write_bytes, fsync_dir
 from yut_cam.vision.errors import ImageError, VisionError
 
 U8 = NDArray[np.uint8]
@@ -46,33 +47,6 @@ class ThrowFiles:
     settled: Path
     reading: Path | None
     frames: int
-
-
-def _fsync_dir(directory: Path) -> None:
-    try:
-        fd = os.open(directory, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
-
-
-def _atomic_bytes(path: Path, data: bytes) -> None:
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
 
 
 def _check(img: object, what: str) -> U8:
@@ -130,12 +104,12 @@ def write_throw(directory: str | Path, frames: Sequence[U8], settled: U8,
             raise CaptureError(f"cannot encode the settled frame for {str(d)!r}")
         clip = d / CLIP_NAME
         n = write_clip(clip, list(frames) if frames else [img], fps)
-        _atomic_bytes(d / SETTLED_NAME, buf.tobytes())
+        atomic_write_bytes(d / SETTLED_NAME, buf.tobytes())
         rpath = None
         if reading is not None:
             rpath = d / READING_NAME
-            _atomic_bytes(rpath, (json.dumps(dict(reading), ensure_ascii=False) + "\n").encode("utf-8"))
-        _fsync_dir(d)
+            atomic_write_bytes(rpath, (json.dumps(dict(reading), ensure_ascii=False) + "\n").encode("utf-8"))
+        fsync_dir(d)
     except OSError as exc:
         raise CaptureError(f"cannot record the throw into {str(d)!r}: {exc}") from None
     return ThrowFiles(directory=d, clip=clip, settled=d / SETTLED_NAME, reading=rpath, frames=n)
