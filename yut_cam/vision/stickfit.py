@@ -236,19 +236,8 @@ def _k_lines(fg: npt.NDArray[np.bool_], rects: list[Rect], length: float, width:
     for _ in range(rounds):
         d = np.stack([_rect_cost(px, py, r, length, width) for r in current])
         owner = np.argmin(d, axis=0)
-        changed = False
-        new = []
-        for i, r in enumerate(current):
-            sel = owner == i
-            if sel.sum() < 0.4 * length * width:
-                new.append(r)
-                continue
-            fit = rect_from_min_area(np.stack([px[sel], py[sel]], axis=1).astype(np.float32))
-            if abs(fit.length - length) < 0.15 * length and 0.55 * width < fit.width < 1.4 * width:
-                changed |= abs(fit.cx - r.cx) + abs(fit.cy - r.cy) > 0.3
-                new.append(fit)
-            else:
-                new.append(r)
+        new = [_refit(px, py, owner == i, r, length, width, 0.15) for i, r in enumerate(current)]
+        changed = any(abs(a.cx - b.cx) + abs(a.cy - b.cy) > 0.3 for a, b in zip(new, current))
         current = new
         if not changed:
             break
@@ -307,16 +296,7 @@ def split_by_colour(lab: F32, mask: U8, rects: list[Rect], length: float, width:
         dcol = np.stack([np.linalg.norm(values - c, axis=1) for c in colours])
         cost = (dist / (0.5 * width)) ** 2 + (dcol / 12.0) ** 2
         owner = np.argmin(cost, axis=0)
-        new = []
-        for i, r in enumerate(current):
-            sel = owner == i
-            if sel.sum() < 0.4 * length * width:
-                new.append(r)
-                continue
-            fit = rect_from_min_area(np.stack([px[sel], py[sel]], axis=1).astype(np.float32))
-            ok = abs(fit.length - length) < 0.25 * length and 0.55 * width < fit.width < 1.4 * width
-            new.append(fit if ok else r)
-        current = new
+        current = [_refit(px, py, owner == i, r, length, width, 0.25) for i, r in enumerate(current)]
     return current
 
 
@@ -348,3 +328,15 @@ def to_full_length(rect: Rect, length: float, fg: npt.NDArray[np.uint8],
         return None
     shift = best * short / 2.0
     return Rect(rect.cx + ax * shift, rect.cy + ay * shift, length, rect.width, rect.angle)
+
+
+def _refit(px: npt.NDArray[np.float64], py: npt.NDArray[np.float64], sel: npt.NDArray[np.bool_],
+           rect: Rect, length: float, width: float, length_tol: float) -> Rect:
+    """``rect`` refitted to the pixels ``sel`` it owns, if they still look like one stick
+    (enough pixels, length within ``length_tol``, a plausible width); else ``rect``."""
+    if sel.sum() < 0.4 * length * width:
+        return rect
+    fit = rect_from_min_area(np.stack([px[sel], py[sel]], axis=1).astype(np.float32))
+    if abs(fit.length - length) < length_tol * length and 0.55 * width < fit.width < 1.4 * width:
+        return fit
+    return rect
