@@ -22,9 +22,8 @@ class Game:
         return engine.legal_moves(self.state)
 
     def is_legal(self, move: Move) -> bool:
-        return move in engine.legal_moves(self.state) or (
-            move.team == self.state.turn and _accepts(self.state, move)
-        )
+        """Would the engine play ``move`` now (any member of a stack, any waiting piece)?"""
+        return move.team == self.state.turn and _accepts(self.state, move)
 
     def throw(self, result: Throw | str) -> GameState:
         """The team whose turn it is throws ``result``."""
