@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -262,3 +263,23 @@ def test_a_broken_store_is_503_and_acknowledges_nothing(app: Flask, client: Flas
     resp = referee.event(match_id, {"type": "throw", "team": 0, "result": "개"})
     assert resp.status_code == 503 and "store is unavailable" in resp.json["error"]
     assert client.get(f"/api/matches/{match_id}").json["seq"] == 1
+
+
+def test_capture_images_are_served_when_var_is_a_relative_path(
+    config: dict[str, Any], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`make demo` runs with VAR_DIR "var" relative to the working directory; Flask's
+    send_file would look for relative paths inside the package instead."""
+    from yut_cam.web import close_app, create_app
+
+    monkeypatch.chdir(tmp_path)
+    config["VAR_DIR"] = "var"
+    app = create_app(config)
+    try:
+        referee = Referee(app.test_client())
+        mid = referee.post("/api/matches", copy.deepcopy(HEADER)).json["id"]
+        reading = referee.post(f"/api/matches/{mid}/reading", {"result": "개"}).json
+        with app.test_client().get(reading["image"]) as image:
+            assert image.status_code == 200 and image.data[:2] == b"\xff\xd8"  # a JPEG
+    finally:
+        close_app(app)

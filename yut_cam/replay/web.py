@@ -253,7 +253,7 @@ def capture_file(match_id: int, n: int, name: str) -> Any:
     path = _source(match_id).capture_file(n, name)
     if path is None:
         abort(404, description=f"no file {name!r} in capture {n} of match {match_id}")
-    return send_file(path, max_age=3600)
+    return send_file(Path(path).resolve(), max_age=3600)  # relative would mean the package folder
 
 
 @replay_bp.get("/replay/<int:match_id>/captures/<int:n>/clip.json")

@@ -1,7 +1,8 @@
-"""The JSON API (WEB_CONTRACT.md): board, matches, events, readings, captures, timer."""
+"""The JSON API (docs/web-api.md): board, matches, events, readings, captures, timer."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from flask import Blueprint, Response, current_app, jsonify, request, send_file
@@ -116,7 +117,7 @@ def export(match_id: int) -> Response:
 @bp.get("/matches/<int:match_id>/captures/<int:n>/<name>")
 def capture(match_id: int, n: int, name: str) -> Response:
     path = service().capture_path(match_id, n, name)
-    return send_file(path, max_age=3600)
+    return send_file(Path(path).resolve(), max_age=3600)
 
 
 @bp.get("/timer")

@@ -62,6 +62,11 @@ def resolve(config: dict[str, Any]) -> None:
         config["CALIBRATION_DIR"] = str(Path(config["DB_PATH"]).parent / "calibration")
     if config.get("CALIBRATION") is None:
         config["CALIBRATION"] = str(Path(config["CALIBRATION_DIR"]) / "calibration.json")
+    # absolute from here on: Flask's send_file resolves a relative path against the app's
+    # package folder, not the working directory the service was started in
+    for key in ("VAR_DIR", "DB_PATH", "CAPTURE_DIR", "CALIBRATION_DIR", "CALIBRATION"):
+        if config.get(key):
+            config[key] = str(Path(config[key]).absolute())
     if config["SECRET_KEY"] is None:
         config["SECRET_KEY"] = _secret_key(var / "secret_key")
     if config["REFEREE_PIN_HASH"] is None:
