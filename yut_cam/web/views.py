@@ -1,4 +1,4 @@
-"""Pure pieces of the LIVE STATE object (WEB_CONTRACT.md) that the service adds to
+"""Pure pieces of the LIVE STATE object (docs/web-api.md) that the service adds to
 :func:`yut_cam.match.state_json`: the clock sync, the history, the last move's path, the
 LED timer's view of the clocks, and the board geometry."""
 
