@@ -210,14 +210,18 @@ def normal_local(p: Pose, q: F64, surf: I64) -> F64:
     return out
 
 
+def top_heights(p: Pose, xy: F64) -> F64:
+    """Height of the stick's top surface above world points ``xy`` (N, 2); -1 where it is not."""
+    o = p.to_local(np.c_[xy, np.full(len(xy), 500.0)])
+    d = np.broadcast_to(np.array([0.0, 0.0, -1.0]) @ p.m, o.shape)
+    t_in, t_out, _ = intersect(p, o, d)
+    out: F64 = np.where(t_in <= t_out, 500.0 - t_in, -1.0)
+    return out
+
+
 def top_height(p: Pose, x: float, y: float) -> float:
     """Height of the stick's top surface above world (x, y), or -1 where it is not there."""
-    o = p.to_local(np.array([[x, y, 500.0]]))
-    d = (np.array([[0.0, 0.0, -1.0]])) @ p.m
-    t_in, t_out, _ = intersect(p, o, d)
-    if t_in[0] > t_out[0]:
-        return -1.0
-    return 500.0 - float(t_in[0])
+    return float(top_heights(p, np.array([[x, y]]))[0])
 
 
 def mat_sdf(shape: str, half: float, xy: F64) -> F64:

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from bench.held_out_geometry import Camera, Pose, flat_pose, gap, mat_sdf, tilted, top_height
+from bench.held_out_geometry import Camera, Pose, flat_pose, gap, mat_sdf, tilted, top_heights
 from bench.held_out_sticks import StickSet
 
 F64 = npt.NDArray[np.float64]
@@ -146,10 +146,15 @@ class Thrower:
             ua = np.array([math.cos(yaw), math.sin(yaw)])
             s = float(rng.uniform(0.4, 0.75)) * La
             pivot = q - ua * s
-            h = top_height(k, float(q[0]), float(q[1]))
-            if h <= 0:
+            # the underside (a line from the pivot, as wide as the stick) must clear the lower stick
+            xs = np.arange(max(1.0, s - 5.0), min(La, s + 5.0), 0.1)
+            na = np.array([-ua[1], ua[0]])
+            pts = np.concatenate([pivot + np.outer(xs, ua) + off * na
+                                  for off in np.linspace(-self.s.half_width, self.s.half_width, 5)])
+            hs = top_heights(k, pts)
+            if hs.max() <= 0:
                 raise PlacementError("lean missed the lower stick")
-            pitch = math.asin(min(0.9, (h + 0.03) / s))
+            pitch = float(np.max(np.arcsin(np.clip((hs + 0.03) / np.tile(xs, 5), 0, 0.9))))
             c = pivot + ua * La / 2
             a = tilted(self.flat(ia, float(c[0]), float(c[1]), yaw, ba), pitch, ik)
         for p in (a,):

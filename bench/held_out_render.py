@@ -208,7 +208,19 @@ class Renderer:
         return out
 
     # --- the picture ------------------------------------------------------------------------
-    def radiance(self, poses: list[Pose], gains: list[F64], amb_gain: F64) -> F32:
+    def _people(self, shade: tuple[float, float, float, float, float, float, float]) -> F32:
+        """Soft shadow of a bystander on the ground: share of the lights it leaves (1 = none)."""
+        cx, cy, rx, ry, ang, soft, strength = shade
+        x, y = self.P[..., 0] - cx, self.P[..., 1] - cy
+        u = (x * math.cos(ang) + y * math.sin(ang)) / rx
+        v = (-x * math.sin(ang) + y * math.cos(ang)) / ry
+        d = np.sqrt(u * u + v * v)
+        t = np.clip((1.0 + soft - d) / (2 * soft), 0, 1)
+        out: F32 = (1 - strength * t * t * (3 - 2 * t)).astype(np.float32)
+        return out
+
+    def radiance(self, poses: list[Pose], gains: list[F64], amb_gain: F64,
+                 shade: tuple[float, float, float, float, float, float, float] | None = None) -> F32:
         cam, o = self.cam, self.cam.o
         H, W = cam.height, cam.width
         depth = (-o[2] / np.minimum(self.D[..., 2], -1e-6)).astype(np.float32)
@@ -233,6 +245,9 @@ class Renderer:
             owner[win] = ow.reshape(owner[win].shape)
             hits[p.index] = (win, t_in, dl, surf)
         vis = self._visibility(poses, depth, owner)
+        if shade is not None:
+            person = self._people(shade)
+            vis = [v * person for v in vis[:-1]] + [vis[-1] * (0.7 + 0.3 * person)]
         img = np.zeros((H, W, 3), np.float32)
         for g, v, gl in zip(gains, vis, self.gl):
             img += gl * (v[..., None] * g.astype(np.float32))

@@ -141,9 +141,9 @@ class Style:
         W, H = self.size
         blur = rng.uniform(0.4, 1.2) * (1.4 if W > 1280 else 1.0)
         self.optics = Optics(ae=bool(rng.random() < 0.7), target=float(rng.uniform(0.15, 0.24)),
-                             awb=float(rng.uniform(0, 0.6)), vignette=float(rng.uniform(0, 0.35)), blur=float(blur),
+                             awb=float(rng.uniform(0.3, 0.85)), vignette=float(rng.uniform(0, 0.35)), blur=float(blur),
                              shot_noise=float(rng.uniform(2e-4, 3e-3)), read_noise=float(rng.uniform(0.002, 0.01)),
-                             saturation=float(rng.uniform(1.0, 1.3)), jpeg=int(rng.integers(70, 96)))
+                             saturation=float(rng.uniform(1.0, 1.2)), jpeg=int(rng.integers(70, 96)))
         self._tex_seed = int(rng.integers(1 << 30))
         self._renderer: Renderer | None = None
         self.thrower = Thrower(self.sticks, self.cam, self.shape, HALF)
@@ -199,14 +199,21 @@ class Style:
         uv = self.cam.project(np.c_[pts, np.zeros(len(pts))])
         return [(float(u), float(v)) for u, v in uv]
 
-    def render(self, poses: list[Pose], rng: Rng) -> U8:
-        """One photograph of the sticks at ``poses``, with this shot's light drift and noise."""
+    def render(self, poses: list[Pose], rng: Rng, people: bool = False) -> U8:
+        """One photograph of the sticks at ``poses``, with this shot's light drift and noise;
+        with ``people``, a bystander's shadow falls over the edge of the mat."""
         r = self.renderer
+        shade = None
+        if people:
+            a = rng.uniform(0, 2 * math.pi)
+            dist = rng.uniform(70, 115)
+            shade = (dist * math.cos(a), dist * math.sin(a), float(rng.uniform(25, 45)), float(rng.uniform(15, 25)),
+                     a + float(rng.normal(math.pi / 2, 0.3)), float(rng.uniform(0.15, 0.5)), float(rng.uniform(0.5, 0.85)))
         g = rng.uniform(0.87, 1.13)
         gains = [np.asarray(li.color) * li.power * g * rng.uniform(0.95, 1.05) * (1 + rng.normal(0, 0.015, 3))
                  for li in self.lights]
         amb = self.amb_col * g * (1 + rng.normal(0, 0.015, 3))
-        img = r.radiance(poses, gains, amb)
+        img = r.radiance(poses, gains, amb, shade)
         return r.develop(img, rng, 1 + rng.normal(0, 0.01, 3), float(rng.uniform(0.95, 1.05)))
 
 
@@ -257,11 +264,12 @@ def run_style(args: tuple[int, int, str | None]) -> list[dict[str, Any]]:
     for t in range(throws):
         case = CASES[t % len(CASES)]
         poses, truth = style.thrower.throw(rng, case)
-        image = style.render(poses, rng)
+        people = bool(rng.random() < 0.15)
+        image = style.render(poses, rng, people=people)
         rec: dict[str, Any] = {"style": seed, "throw": t, "case": case, "truth": truth.result,
                                "faces": truth.faces, "cal_mode": cal_mode, "cal_error": cal_error,
                                "mat_cover": cover, "mat_excess": excess, "band": style.band > 0,
-                               "look": style.describe(), "lean": any(p.leaning_on >= 0 for p in poses)}
+                               "look": style.describe(), "lean": any(p.leaning_on >= 0 for p in poses), "person_shadow": people}
         if cal is None:
             rec.update(read=None, flagged=None, reasons=())
         else:

@@ -86,7 +86,7 @@ def _draw_mark(img: F32, s: StickSet, rng: Rng) -> None:
                                    and rng.random() < 0.7 else lin((0.72, 0.06, 0.05))))
     sub = 4  # draw at 4x for clean strokes, then shrink
     big = np.zeros((h * sub, w * sub), np.uint8)
-    th = max(1, int(round(rng.uniform(0.12, 0.22) * size * sub)))
+    th = max(1, int(round(rng.uniform(0.18, 0.3) * size * sub)))
     c = (int(cx * sub), int(cy * sub))
     r = int(size / 2 * sub)
     if s.mark == "x":
@@ -109,7 +109,7 @@ def _draw_mark(img: F32, s: StickSet, rng: Rng) -> None:
                             int(c[1] + dx * math.sin(rot) + dy * math.cos(rot))))
             cv2.line(big, pts[0], pts[1], 255, max(1, th // 2))
     m = cv2.resize(big, (w, h), interpolation=cv2.INTER_AREA).astype(np.float32) / 255.0
-    m *= rng.uniform(0.8, 1.0)
+    m *= rng.uniform(0.9, 1.0)
     img[:] = img * (1 - m[..., None]) + np.asarray(col, np.float32)[None, None, :] * m[..., None]
 
 

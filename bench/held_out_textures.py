@@ -106,7 +106,7 @@ def floor(kind: str, rng: Rng, X: F64, Y: F64, res: float) -> Surface:
         fine = rng.standard_normal(shape).astype(np.float32)
         stones = cv2.GaussianBlur(rng.standard_normal(shape).astype(np.float32), (0, 0), 0.7 * res)
         lum = 1 + 0.25 * fine + 0.6 * np.clip(stones * 3 - 1.2, 0, 2) - 0.3 * np.clip(-stones * 3 - 1.5, 0, 1)
-        lum = lum * (1 + 0.12 * n1)
+        lum = lum * (1 + 0.05 * n1)
         alb = base[None, None, :] * np.clip(lum, 0.2, 3)[..., None]
         if rng.random() < 0.5:  # a painted line
             ang = rng.uniform(0, math.pi)
@@ -129,7 +129,7 @@ def floor(kind: str, rng: Rng, X: F64, Y: F64, res: float) -> Surface:
         for i in range(nblades):
             x2, y2 = xs[i] + lens[i] * math.cos(angs[i]), ys[i] + lens[i] * math.sin(angs[i])
             cv2.line(img, (int(xs[i]), int(ys[i])), (int(x2), int(y2)), tuple(float(c) for c in tint[i]), th)
-        dirt = np.clip(fbm(rng, shape, 25 * res) - 1.0, 0, 1)[..., None]
+        dirt = np.clip(fbm(rng, shape, 25 * res) - 1.6, 0, 1)[..., None]
         img = img * (1 + 0.2 * n1[..., None]) * (1 - dirt) + lin((0.35, 0.27, 0.18)) * dirt
         height = 0.3 * fbm(rng, shape, 0.8 * res, 2)
         return Surface(img.astype(np.float32), height.astype(np.float32), 0.03, 6.0)
@@ -164,11 +164,11 @@ def floor(kind: str, rng: Rng, X: F64, Y: F64, res: float) -> Surface:
     return Surface(alb.astype(np.float32), (0.03 * n1).astype(np.float32), 0.05, 15.0)
 
 
-def _yutpan(shape: tuple[int, int], U: F64, V: F64, half: float, rng: Rng, res: float) -> F32:
+def _yutpan(shape: tuple[int, int], U: F64, V: F64, half: float, rng: Rng, res: float, round_mat: bool) -> F32:
     """Ink coverage of a printed 윷판 (29 stations on a square with its diagonals) or rings."""
     ink: F32 = np.zeros(shape, np.float32)
     kind = rng.integers(3)
-    s = half * rng.uniform(0.55, 0.8)
+    s = half * rng.uniform(0.5, 0.66 if round_mat else 0.8)
     lw = rng.uniform(0.4, 1.2)
     if kind == 0:
         d_sq = np.abs(np.maximum(np.abs(U), np.abs(V)) - s)
@@ -222,8 +222,8 @@ def mat(kind: str, shape_kind: str, half: float, band_kind: str, band_w: float, 
         ridge = np.sin(math.pi * fa) ** 0.7
         strand = 0.5 + 0.5 * np.cos(2 * math.pi * ph)
         height = 0.18 * ridge * (0.6 + 0.4 * strand)
-        base = jitter(rng, [(0.80, 0.66, 0.42), (0.72, 0.60, 0.40), (0.66, 0.57, 0.44), (0.82, 0.72, 0.50)]
-                      [rng.integers(4)], 0.05)
+        base = jitter(rng, [(0.80, 0.62, 0.36), (0.72, 0.55, 0.34), (0.68, 0.56, 0.42), (0.84, 0.68, 0.44)]
+                      [rng.integers(4)], 0.04)
         var = fbm(rng, shape, 1.5 * res, 2)
         rowtone = 1 + 0.08 * np.sin(row * 12.9898) * np.cos(row * 3.7)
         lum = (0.35 + 0.65 * ridge) * (0.75 + 0.25 * strand) * rowtone * (1 + 0.08 * var + 0.05 * n1)
@@ -236,7 +236,7 @@ def mat(kind: str, shape_kind: str, half: float, band_kind: str, band_w: float, 
                       [rng.integers(4)], 0.05)
         if np.abs(inkc - base).sum() < 0.3:
             inkc = lin((0.08, 0.08, 0.08)) if base.mean() > 0.3 else lin((0.95, 0.95, 0.9))
-        ink = _yutpan(shape, X, Y, half, rng, res)
+        ink = _yutpan(shape, X, Y, half, rng, res, shape_kind == "round")
         fab = fbm(rng, shape, 0.5 * res, 1)
         lum = 1 + 0.04 * fab + 0.04 * n1
         alb = (base[None, None, :] * (1 - ink[..., None]) + inkc[None, None, :] * ink[..., None]) * lum[..., None]
@@ -249,7 +249,7 @@ def mat(kind: str, shape_kind: str, half: float, band_kind: str, band_w: float, 
         stains = np.clip(fbm(rng, shape, 15 * res) - 1.0, 0, 1) * 0.12
         lum = 1 + 0.03 * weave + 0.06 * n1 + 0.04 * fbm(rng, shape, 1 * res, 2) - stains
         alb = base[None, None, :] * lum[..., None]
-        height = (0.3 * fbm(rng, shape, 15 * res, 2)).astype(np.float64)
+        height = (0.15 * fbm(rng, shape, 15 * res, 2)).astype(np.float64)
         spec, shine = 0.0, 1.0
     else:  # felt
         base = jitter(rng, [(0.60, 0.15, 0.15), (0.20, 0.30, 0.55), (0.25, 0.45, 0.30), (0.35, 0.30, 0.28)]
