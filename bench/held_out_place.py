@@ -77,9 +77,11 @@ class Thrower:
                 return p
         raise PlacementError("no room on the mat")
 
-    def calibration(self, rng: Rng, belly: bool, previous: list[Pose] | None = None) -> list[Pose]:
-        """Four sticks apart on the mat, all 배 up or all 등 up (flipped in place, or laid anew)."""
-        if previous is not None and rng.random() < 0.5:
+    def calibration(self, rng: Rng, belly: bool, previous: list[Pose] | None = None,
+                    wide: bool = False) -> list[Pose]:
+        """Four sticks apart on the mat, all 배 up or all 등 up (flipped in place, or laid anew);
+        ``wide``: an operator told to retake spreads them out, >= 10 cm apart, flipped in place."""
+        if previous is not None and (wide or rng.random() < 0.5):
             out = []
             for p in previous:
                 u = p.m[:, 0]
@@ -89,7 +91,7 @@ class Thrower:
             if all(self.apart(p, out[:i], 3.0) for i, p in enumerate(out)):
                 return out
         for _ in range(50):
-            if rng.random() < 0.5:  # laid in a neat row
+            if not wide and rng.random() < 0.5:  # laid in a neat row
                 yaw = float(rng.uniform(0, math.pi))
                 step = 2 * self.s.half_width + rng.uniform(4, 10)
                 cx, cy = rng.uniform(-35, 35, 2)
@@ -105,7 +107,7 @@ class Thrower:
                 try:
                     out = []
                     for i in range(4):
-                        out.append(self._random_on(rng, i, belly, out, 4.0, 4.0))
+                        out.append(self._random_on(rng, i, belly, out, 10.0 if wide else 4.0, 6.0 if wide else 4.0))
                     return out
                 except PlacementError:
                     continue

@@ -217,11 +217,25 @@ class Style:
         return r.develop(img, rng, 1 + rng.normal(0, 0.01, 3), float(rng.uniform(0.95, 1.05)))
 
 
-def calibration_images(style: Style, rng: Rng) -> tuple[U8, U8, U8, list[Pose], list[Pose]]:
+def calibration_images(style: Style, rng: Rng, wide: bool = False) -> tuple[U8, U8, U8, list[Pose], list[Pose]]:
     th = style.thrower
-    belly = th.calibration(rng, True)
-    back = th.calibration(rng, False, belly)
+    belly = th.calibration(rng, True, wide=wide)
+    back = th.calibration(rng, False, belly, wide=wide)
     return style.render([], rng), style.render(belly, rng), style.render(back, rng), belly, back
+
+
+def _calibrate(style: Style, empty: U8, belly: U8, back: U8) -> tuple[Any, str, str]:
+    """The reader's calibration as the bench's protocol runs it: by itself, then with the mat's corners."""
+    from yut_cam.vision.calibration import calibrate
+    from yut_cam.vision.errors import VisionError
+    try:
+        return calibrate(empty, belly, back), "auto", ""
+    except VisionError as exc:
+        err = str(exc)
+    try:
+        return calibrate(empty, belly, back, mat_polygon=style.mat_polygon_image()), "polygon", err
+    except VisionError as exc2:
+        return None, "failed", err + " || with polygon: " + str(exc2)
 
 
 def _mat_share(style: Style, polygon: list[tuple[float, float]]) -> tuple[float, float]:
@@ -235,28 +249,25 @@ def _mat_share(style: Style, polygon: list[tuple[float, float]]) -> tuple[float,
 
 
 def run_style(args: tuple[int, int, str | None]) -> list[dict[str, Any]]:
-    from yut_cam.vision.calibration import calibrate
     from yut_cam.vision.errors import VisionError
     from yut_cam.vision.reader import read_image
     seed, throws, dump = args
     style = Style(seed)
     rng = np.random.default_rng(seed + 11)
     empty, belly, back, _, _ = calibration_images(style, rng)
-    cal, cal_error, cal_mode = None, "", "auto"
-    try:
-        cal = calibrate(empty, belly, back)
-    except VisionError as exc:
-        cal_error, cal_mode = str(exc), "polygon"
-        try:
-            cal = calibrate(empty, belly, back, mat_polygon=style.mat_polygon_image())
-        except VisionError as exc2:
-            cal_error += " || with polygon: " + str(exc2)
-            cal_mode = "failed"
+    cal, cal_mode, cal_error = _calibrate(style, empty, belly, back)
+    first_mode, retake = cal_mode, False
+    if cal is None:  # as the refusal says: lay the sticks well apart and retake the two pictures
+        retake = True
+        _, belly2, back2, _, _ = calibration_images(style, rng, wide=True)
+        cal, mode2, err2 = _calibrate(style, empty, belly2, back2)
+        if cal is not None:
+            cal_mode, cal_error = mode2, cal_error + " || retaken: " + (err2 or "ok")
     d = Path(dump) if dump else None
     if d is not None:
         d.mkdir(parents=True, exist_ok=True)
         (d / f"s{seed}_style.txt").write_text(style.describe() + f"\ncal={cal_mode} {cal_error}\n")
-        if cal_mode != "auto":
+        if first_mode != "auto":
             for name, img in (("empty", empty), ("belly", belly), ("back", back)):
                 cv2.imwrite(str(d / f"s{seed}_calib_{name}.png"), img)
     cover, excess = (float("nan"), float("nan")) if cal is None else _mat_share(style, list(cal.mat_polygon))
@@ -269,7 +280,8 @@ def run_style(args: tuple[int, int, str | None]) -> list[dict[str, Any]]:
         rec: dict[str, Any] = {"style": seed, "throw": t, "case": case, "truth": truth.result,
                                "faces": truth.faces, "cal_mode": cal_mode, "cal_error": cal_error,
                                "mat_cover": cover, "mat_excess": excess, "band": style.band > 0,
-                               "look": style.describe(), "lean": any(p.leaning_on >= 0 for p in poses), "person_shadow": people}
+                               "look": style.describe(), "lean": any(p.leaning_on >= 0 for p in poses), "person_shadow": people,
+                               "cal_first": first_mode, "retake": retake}
         if cal is None:
             rec.update(read=None, flagged=None, reasons=())
         else:
@@ -295,6 +307,25 @@ def collect(n_styles: int, throws: int, seed: int, dump: str | None = None, work
         return [r for rs in pool.imap_unordered(run_style, jobs) for r in rs]
 
 
+def extra_lines(records: list[dict[str, Any]]) -> list[str]:
+    """What bench/foreign_scenes's report does not show: retakes, and the held-out scene kinds."""
+    from collections import Counter
+    styles = {r["style"]: r for r in records}
+    first = Counter(r["cal_first"] for r in styles.values())
+    retaken = [r for r in styles.values() if r["retake"]]
+    lines = [f"first calibration attempt: auto {first['auto']}, true polygon {first['polygon']}, failed "
+             f"{first['failed']}; after laying the sticks >= 10 cm apart and retaking: "
+             f"{sum(r['cal_mode'] != 'failed' for r in retaken)} of {len(retaken)} calibrated"]
+    for name, key in (("bystander shadow", "person_shadow"), ("a stick leaning on another", "lean")):
+        rs = [r for r in records if r[key] and r["read"] is not None]
+        un = [r for r in rs if not r["flagged"]]
+        ok = sum(r["read"] == r["truth"] for r in un)
+        if rs:
+            lines.append(f"throws with {name}: {len(rs)} read, {len(rs) - len(un)} flagged, "
+                         f"{len(un) - ok} unflagged wrong")
+    return lines
+
+
 def main(argv: list[str] | None = None) -> int:
     from bench.foreign_scenes import report
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
@@ -311,6 +342,7 @@ def main(argv: list[str] | None = None) -> int:
         import json
         Path(a.json).write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in records))
     print("\n".join(report(records)))
+    print("\n".join(extra_lines(records)))
     return 0
 
 

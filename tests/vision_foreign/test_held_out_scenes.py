@@ -74,6 +74,9 @@ def test_calibration_layouts_are_four_sticks_apart_on_the_mat(seed: int) -> None
         assert all(_sdf(style, p)[1] < 0 for p in poses)
         assert min(gap(a.footprint(), b.footprint()) for a, b in itertools.combinations(poses, 2)) >= 3.0
         assert all(p.leaning_on < 0 for p in poses)
+    wide = style.thrower.calibration(rng, True, wide=True)
+    assert min(gap(a.footprint(), b.footprint()) for a, b in itertools.combinations(wide, 2)) >= 10.0
+    assert all(_sdf(style, p)[1] < 0 for p in wide)
 
 
 def test_leaning_stick_rests_on_the_other() -> None:
