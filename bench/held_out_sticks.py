@@ -82,8 +82,12 @@ def _draw_mark(img: F32, s: StickSet, rng: Rng) -> None:
     size = s.mark_size * RES
     cx = w - 1 - (s.mark_from_end + s.mark_size / 2) * RES
     cy = (h - 1) / 2 + rng.normal(0, 0.1) * h
-    col = tuple(float(c) for c in (lin((0.05, 0.04, 0.04)) if s.mark in ("x", "glyph", "ring")
-                                   and rng.random() < 0.7 else lin((0.72, 0.06, 0.05))))
+    black, red, gold = lin((0.05, 0.04, 0.04)), lin((0.72, 0.06, 0.05)), lin((0.92, 0.80, 0.45))
+    first = black if s.mark in ("x", "glyph", "ring") and rng.random() < 0.7 else red
+    face = img.reshape(-1, 3).mean(0)
+    # a maker marks the stick so the mark shows: never red on a red lacquer 배
+    pick = next(c for c in (first, black, gold) if np.abs(c - face).sum() >= 0.3 or c is gold)
+    col = tuple(float(c) for c in pick)
     sub = 4  # draw at 4x for clean strokes, then shrink
     big = np.zeros((h * sub, w * sub), np.uint8)
     th = max(1, int(round(rng.uniform(0.18, 0.3) * size * sub)))
@@ -98,7 +102,7 @@ def _draw_mark(img: F32, s: StickSet, rng: Rng) -> None:
         cv2.circle(big, c, r - th // 2, 255, th)
     elif s.mark == "band":
         x0 = int((w - 1 - s.mark_from_end * RES - size) * sub)
-        cv2.rectangle(big, (x0, 0), (x0 + int(size * sub * 0.6), h * sub), 255, -1)
+        cv2.rectangle(big, (x0, 0), (x0 + int(size * sub), h * sub), 255, -1)
     else:
         rot = rng.choice([0.0, math.pi / 2, -math.pi / 2])
         for (x1, y1), (x2, y2) in GLYPH:
