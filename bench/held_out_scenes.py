@@ -20,8 +20,11 @@ it casts a ray per pixel into a 3-D scene:
   defocus, shot + read noise, tone curve, JPEG 70-95.
 
 For every style the bench renders the three calibration pictures, calibrates (finding the mat
-itself; if that fails, with the true mat polygon as a referee would give with ``--mat``), reads
-every throw (cases in turn: clean, touching, edge, 낙) and prints bench/foreign_scenes's table.
+itself; if that fails, with the true mat polygon as a referee would give with ``--mat``; if that
+fails too, as the refusal asks, the sticks are laid >= 10 cm apart and the two stick pictures
+retaken, recorded as ``retake``), reads every throw (cases in turn: clean, touching, edge, 낙;
+15 % of throws with a bystander's soft shadow over the mat's edge) and prints
+bench/foreign_scenes's table plus a few lines of its own.
 """
 
 from __future__ import annotations
