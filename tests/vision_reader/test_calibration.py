@@ -68,6 +68,20 @@ def test_round_trip(cal: Calibration, tmp_path: Path) -> None:
         cal.faces.score(np.array(cal.faces.back)), abs=0.01)
     assert back.mark.threshold == pytest.approx(cal.mark.threshold, abs=1e-3)
     assert back.segment.shadow_suppression == cal.segment.shadow_suppression
+    assert back.mat_doubt == pytest.approx(cal.mat_doubt, abs=0.05)
+
+
+def test_found_outline_carries_its_doubt_and_a_given_one_none(
+        cal: Calibration, triplet: tuple[np.ndarray, np.ndarray, np.ndarray]) -> None:
+    assert min(cal.mat_doubt) > 0.0  # found by colour: the edge is blurred over a pixel or two
+    assert calibrate(*triplet, mat_polygon=S.MAT).mat_doubt == (0.0, 0.0)
+
+
+def test_file_without_mat_doubt_loads_as_exact(saved: Path, tmp_path: Path) -> None:
+    path, data = _saved(saved, tmp_path)
+    data.pop("mat_doubt")
+    path.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+    assert Calibration.load(path).mat_doubt == (0.0, 0.0)
 
 
 @pytest.fixture(scope="module")
@@ -100,6 +114,9 @@ def _saved(saved: Path, tmp_path: Path) -> tuple[Path, dict[str, object]]:
         (lambda d: d["mark"].update(lab=[1, 2]), "needs 3 numbers"),
         (lambda d: d.update(background="nowhere.png"), "missing or unreadable"),
         (lambda d: d.update(work_size=[320, 180]), "expected work_size 320x180"),
+        (lambda d: d.update(mat_doubt=[3.0]), "mat_doubt needs 2 numbers"),
+        (lambda d: d.update(mat_doubt=[-1, 2]), "mat_doubt needs 2 numbers"),
+        (lambda d: d.update(mat_doubt="wide"), "mat_doubt must be a list"),
     ],
 )
 def test_load_refuses_bad_files(saved: Path, tmp_path: Path, edit, message: str) -> None:  # type: ignore[no-untyped-def]

@@ -72,6 +72,9 @@ class Calibration:
     faces: FaceModel
     mark: MarkModel
     background: npt.NDArray[np.uint8]  # empty mat at work_size, smoothed
+    # how far (px) the mat's true edge may lie inside and outside ``mat_polygon``: a found
+    # outline is as sure as its edge is clear; one given by the referee is taken as exact
+    mat_doubt: tuple[float, float] = (0.0, 0.0)
 
     @property
     def work_scale(self) -> float:
@@ -86,6 +89,7 @@ class Calibration:
             "version": VERSION,
             "image_size": list(self.image_size),
             "mat_polygon": [[round(x, 1), round(y, 1)] for x, y in self.mat_polygon],
+            "mat_doubt": [round(v, 1) for v in self.mat_doubt],
             "work_size": list(self.work_size),
             "background": background_file,
             "segment": {k: (bool(v) if isinstance(v, bool) else round(float(v), 5))
@@ -138,6 +142,12 @@ class Calibration:
         image_size = _size(_field(data, "image_size", where), "image_size", where)
         work_size = _size(_field(data, "work_size", where), "work_size", where)
         polygon = _points(_field(data, "mat_polygon", where), where)
+        # files written before the outline carried its doubt take it as exact
+        doubt = tuple(_num(v, "mat_doubt", where)
+                      for v in _list(data.get("mat_doubt", [0.0, 0.0]), "mat_doubt", where))
+        if len(doubt) != 2 or min(doubt) < 0:
+            raise CalibrationError(f"{where}: mat_doubt needs 2 numbers of px >= 0 (inside, outside),"
+                                   f" got {list(doubt)!r}")
         seg = _field(data, "segment", where)
         try:
             segment = F.SegmentParams(
@@ -196,7 +206,7 @@ class Calibration:
         return cls(image_size=image_size, mat_polygon=tuple(polygon), work_size=work_size,
                    segment=segment, stick_length=length, stick_width=width,
                    faces=FaceModel(names, vecs[0], vecs[1], vecs[2], (sat[0], sat[1])), mark=mark_model,
-                   background=background)
+                   background=background, mat_doubt=(doubt[0], doubt[1]))
 
 
 def _field(obj: Any, name: str, where: str) -> Any:
@@ -356,9 +366,11 @@ def calibrate(empty: npt.NDArray[np.uint8], belly: npt.NDArray[np.uint8], back: 
         if (img.shape[1], img.shape[0]) != size:
             raise CalibrationError(f"{name} image is {img.shape[1]}x{img.shape[0]}, "
                                    f"the empty image {size[0]}x{size[1]}: take all three with the same camera")
+    doubt = (0.0, 0.0)
     if mat_polygon is None:
         try:
-            polygon = F.find_mat(empty)
+            outline = F.locate_mat(empty)
+            polygon, doubt = outline.polygon, (outline.doubt_in, outline.doubt_out)
         except ValueError as exc:
             raise CalibrationError(f"empty image: cannot find the mat's outline with confidence ({exc});"
                                    " give its corners with --mat") from None
@@ -432,10 +444,11 @@ def calibrate(empty: npt.NDArray[np.uint8], belly: npt.NDArray[np.uint8], back: 
     faces = dataclasses.replace(faces, saturated=(
         max(F.saturated_fraction(F.stick_patch(belly, F.inner(r.scaled(1 / scale)), PATCH_SIZE)) for r in belly_rects),
         max(F.saturated_fraction(F.stick_patch(back, F.inner(r.scaled(1 / scale)), PATCH_SIZE)) for r in back_rects)))
-    mark = _mark_model(belly_patches)
+    belly_fg = [(F.stick_patch(fg, F.inner(r), PATCH_SIZE) > 127).astype(np.uint8) for r in belly_rects]
+    mark = _mark_model(belly_patches, belly_fg)
     return Calibration(image_size=size, mat_polygon=tuple(polygon), work_size=work_size,
                        segment=params, stick_length=length, stick_width=width, faces=faces,
-                       mark=mark, background=background)
+                       mark=mark, background=background, mat_doubt=doubt)
 
 
 def _shadow_params(params: F.SegmentParams,
@@ -453,6 +466,12 @@ def _shadow_params(params: F.SegmentParams,
     shade: list[npt.NDArray[np.float32]] = []
     lum_t, chroma_t = params.lum_threshold, params.chroma_threshold
     shadow_chroma = max(2.0 * chroma_t, 3.0)
+    # the sticks as big as the face that shows them whole: a round face darker at its sides
+    # may have lost them to "shadow", and its own narrow box would not show what was lost
+    full_l = max(float(np.median([r.length for r in rects])) for _, rects in shots)
+    full_w = max(float(np.median([r.width for r in rects])) for _, rects in shots)
+    shots = [(image, [F.Rect(r.cx, r.cy, max(r.length, full_l), max(r.width, full_w), r.angle) for r in rects])
+             for image, rects in shots]
     for image, rects in shots:
         work = prepare(image, work_size)
         gain = F.gain_map(work, background)
@@ -512,7 +531,10 @@ def _face_model(belly: list[npt.NDArray[np.float64]], back: list[npt.NDArray[np.
     return model
 
 
-def _mark_model(patches: list[npt.NDArray[np.uint8]]) -> MarkModel:
+def _mark_model(patches: list[npt.NDArray[np.uint8]], foreground: list[npt.NDArray[np.uint8]]) -> MarkModel:
+    """The 빽도 mark learned from the four belly-up sticks' patches and where each differs
+    from the empty mat (``foreground``, 0/1): only such pixels can be the mark, so a box
+    reaching past a stick's end onto the mat teaches nothing."""
     import cv2
 
     labs = [cv2.cvtColor(p, cv2.COLOR_BGR2LAB).astype(np.float64) for p in patches]
@@ -524,7 +546,8 @@ def _mark_model(patches: list[npt.NDArray[np.uint8]]) -> MarkModel:
     # turned shows some mat at both ends alike, the mark only at one
     asym = []
     for i, lab in enumerate(labs):
-        an = [float(np.linalg.norm(lab[y0:y1, xs].reshape(-1, 3) - bodies[i], axis=1).mean()) for xs in ends]
+        an = [float((np.linalg.norm(lab[y0:y1, xs].reshape(-1, 3) - bodies[i], axis=1)
+                     * foreground[i][y0:y1, xs].reshape(-1)).mean()) for xs in ends]
         asym.append((abs(an[0] - an[1]), i, 0 if an[0] > an[1] else 1))
     asym.sort(reverse=True)
     best, stick, end = asym[0]
@@ -535,7 +558,7 @@ def _mark_model(patches: list[npt.NDArray[np.uint8]]) -> MarkModel:
             f" its ends: largest difference {best:.1f}, next stick {second:.1f} ΔE)")
     xs = ends[end]
     px = labs[stick][y0:y1, xs].reshape(-1, 3)
-    d = np.linalg.norm(px - bodies[stick], axis=1)
+    d = np.linalg.norm(px - bodies[stick], axis=1) * foreground[stick][y0:y1, xs].reshape(-1)
     strong = px[d > max(8.0, 0.5 * float(np.percentile(d, 95)))]
     if len(strong) < 4:
         raise CalibrationError("belly image: the 빽도 mark is too small to learn its colour")
@@ -543,7 +566,7 @@ def _mark_model(patches: list[npt.NDArray[np.uint8]]) -> MarkModel:
     # a stick's mark score: how much more mark-like one end is than the other
     scores = []
     for i, p in enumerate(patches):
-        f0, f1 = F.end_profile(p, bodies[i], mark_lab)
+        f0, f1 = F.end_profile(p, bodies[i], mark_lab, foreground=foreground[i])
         scores.append((abs(f0 - f1), i))
     marked = next(f for f, i in scores if i == stick)
     other = max(f for f, i in scores if i != stick)

@@ -19,6 +19,7 @@ import numpy.typing as npt
 
 from yut_cam.vision.matfind import MatNotFound as MatNotFound
 from yut_cam.vision.matfind import find_mat as find_mat
+from yut_cam.vision.matfind import locate_mat as locate_mat
 from yut_cam.vision.stickfit import Rect as Rect
 from yut_cam.vision.stickfit import fit_rectangles as fit_rectangles
 from yut_cam.vision.stickfit import inner as inner
@@ -268,13 +269,16 @@ def face_features(patch: U8, valid: U8 | None = None) -> npt.NDArray[np.float64]
 
 
 def end_profile(patch: U8, body_lab: npt.NDArray[np.float64], mark_lab: npt.NDArray[np.float64],
-                end_fraction: float = 0.24, valid: U8 | None = None) -> tuple[float, float]:
+                end_fraction: float = 0.24, valid: U8 | None = None,
+                foreground: U8 | None = None) -> tuple[float, float]:
     """How much each end of a stick patch looks like the 빽도 mark.
 
     For each end (the first and last ``end_fraction`` of the length), the share of its
     inner pixels whose Lab colour is nearer to ``mark_lab`` than to ``body_lab`` and
     clearly away from the body colour, among the ``valid`` pixels (not under or beside
-    another stick). Returns (start end, far end), each 0..1.
+    another stick). With ``foreground`` (nonzero where the picture differs from the empty
+    mat) only such pixels count as mark-like: a box reaching past the stick's end onto the
+    mat must not read the mat as a mark. Returns (start end, far end), each 0..1.
     """
     h, w = patch.shape[:2]
     lab = cv2.cvtColor(patch, cv2.COLOR_BGR2LAB).astype(np.float64)
@@ -287,6 +291,8 @@ def end_profile(patch: U8, body_lab: npt.NDArray[np.float64], mark_lab: npt.NDAr
         d_body = np.linalg.norm(px - body_lab, axis=1)
         d_mark = np.linalg.norm(px - mark_lab, axis=1)
         like = (d_mark < d_body) & (d_body > 0.35 * sep) & ok
+        if foreground is not None:
+            like &= foreground[y0:y1, xs].reshape(-1) > 0
         out.append(float(like.sum()) / max(1.0, float(ok.sum())) if ok.mean() > 0.4 else 0.0)
     return out[0], out[1]
 

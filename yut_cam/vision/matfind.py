@@ -12,6 +12,8 @@ is refused (:class:`MatNotFound`) with the reason, and the referee gives the pol
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import cv2
 import numpy as np
 import numpy.typing as npt
@@ -26,8 +28,24 @@ MIN_FIT = 0.93  # intersection over union of the region and the fitted quad or e
 MIN_EDGE_CONTRAST = 0.85  # share of the outline with floor outside and mat inside
 
 
+# how far (px at the work width) an outline found by colour may be off either way: the
+# region's threshold sits somewhere on an edge blurred over a pixel or two
+BASE_DOUBT = 2.0
+
+
 class MatNotFound(ValueError):
     """The mat's outline is not certain enough to use: the referee gives ``--mat``."""
+
+
+@dataclass(frozen=True)
+class MatOutline:
+    """The mat's outer outline and how far (px) the true edge may lie from it: inside
+    (``doubt_in``: a border band that was added may be floor after all) and outside
+    (``doubt_out``)."""
+
+    polygon: Polygon
+    doubt_in: float
+    doubt_out: float
 
 
 def _floor_distance(lab: F32, ring: F32) -> tuple[F32, float]:
@@ -201,10 +219,12 @@ def _band_width(lab: F32, points: npt.NDArray[np.float64], normals: npt.NDArray[
     return last, edge
 
 
-def _add_band(lab: F32, outline: npt.NDArray[np.float64], kind: str) -> npt.NDArray[np.float64]:
+def _add_band(lab: F32, outline: npt.NDArray[np.float64], kind: str) -> tuple[npt.NDArray[np.float64], float]:
     """``outline`` grown to the outer edge of a border band the floor test missed (a band of
     the floor's colour), when every side shows one of about the same width; raises
-    :class:`MatNotFound` when some sides do and others do not."""
+    :class:`MatNotFound` when some sides do and others do not. Also returns how far (px)
+    a side was moved out for a band: a band like the floor is told from a floor seam
+    beside the mat only by its running all round, so the mat may end there instead."""
     size = float(np.sqrt(cv2.contourArea(outline.astype(np.float32).reshape(-1, 1, 2))))
     reach = max(10, int(round(0.12 * size)))
     normals = _outward(outline)
@@ -230,7 +250,8 @@ def _add_band(lab: F32, outline: npt.NDArray[np.float64], kind: str) -> npt.NDAr
     # a band may fade into the floor along one)
     found = sorted(w_ for w_ in widths if w_ > 0.0)
     agree = [w_ for w_ in found if w_ <= 2.0 * found[0] + 2.0]
-    if len(found) <= 1:
+    band = len(found) > 1
+    if not band:
         widths, agree = edges, edges  # no band: each side to its own edge
     elif len(found) == 2 or len(agree) < 3:
         raise MatNotFound("an edge runs beside the mat along some sides only (widths "
@@ -240,8 +261,15 @@ def _add_band(lab: F32, outline: npt.NDArray[np.float64], kind: str) -> npt.NDAr
     shift = np.zeros(m)
     for grp, wid in zip(groups, widths):
         shift[grp] = wid if wid in agree else typical
+    # a band like the floor is told from floor seams beside the mat by running all round at
+    # one width: the more its sides disagree, the less sure it is that the mat ends there
+    # (planks may have stood in for it), up to the whole band
+    doubt = 0.0
+    if band:
+        tight = len(agree) >= 3 and max(agree) <= 1.25 * min(agree) + 1.0
+        doubt = max(agree) - min(agree) if tight else max(agree)
     if float(np.abs(shift).max()) == 0.0:
-        return outline
+        return outline, doubt
     if kind == "quad":
         lines = [(outline[i] + normals[i] * shift[i], outline[(i + 1) % 4] - outline[i]) for i in range(4)]
         out = []
@@ -250,10 +278,10 @@ def _add_band(lab: F32, outline: npt.NDArray[np.float64], kind: str) -> npt.NDAr
             mat = np.array([[d1[0], -d2[0]], [d1[1], -d2[1]]])
             t = np.linalg.solve(mat, p2 - p1)
             out.append(p1 + d1 * t[0])
-        return np.asarray(out, np.float64)
+        return np.asarray(out, np.float64), doubt
     vn = normals + np.roll(normals, 1, axis=0)
     vn /= np.maximum(np.linalg.norm(vn, axis=1, keepdims=True), 1e-9)
-    return np.asarray(outline + vn * ((shift + np.roll(shift, 1)) / 2.0)[:, None], np.float64)
+    return np.asarray(outline + vn * ((shift + np.roll(shift, 1)) / 2.0)[:, None], np.float64), doubt
 
 
 def _like_middle(lab: F32) -> U8:
@@ -310,7 +338,14 @@ def _outline_of(mask: U8, what: str) -> tuple[npt.NDArray[np.float64], str]:
 
 
 def find_mat(empty: U8, work_width: int = 640) -> Polygon:
-    """The mat's outer outline (border band included) in an image of the empty mat.
+    """The mat's outer outline (border band included) in an image of the empty mat; see
+    :func:`locate_mat`."""
+    return locate_mat(empty, work_width).polygon
+
+
+def locate_mat(empty: U8, work_width: int = 640) -> MatOutline:
+    """The mat's outer outline (border band included) in an image of the empty mat, and
+    how far its true edge may lie from it.
 
     Raises :class:`MatNotFound` (a ``ValueError``) saying why when the outline is not
     certain: the region around the centre is like the floor, runs out of the picture, is
@@ -342,8 +377,9 @@ def find_mat(empty: U8, work_width: int = 640) -> Polygon:
         except MatNotFound as second:
             raise MatNotFound(f"{first}; {second}") from None
     lab1 = cv2.cvtColor(cv2.GaussianBlur(small, (0, 0), 1.0), cv2.COLOR_BGR2LAB).astype(np.float32)
-    outline = _add_band(lab1, outline, kind)
+    outline, band = _add_band(lab1, outline, kind)
     pts = (outline + 0.5) / scale - 0.5
     pts[:, 0] = np.clip(pts[:, 0], 0, w - 1)
     pts[:, 1] = np.clip(pts[:, 1], 0, h - 1)
-    return [(float(px), float(py)) for px, py in pts]
+    return MatOutline([(float(px), float(py)) for px, py in pts],
+                      doubt_in=(BASE_DOUBT + band) / scale, doubt_out=BASE_DOUBT / scale)

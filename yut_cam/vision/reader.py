@@ -12,8 +12,8 @@ Steps (each a function of :mod:`yut_cam.vision.functional`):
    compared to the 배 and 등 faces learned at calibration; 배-up sticks are checked at
    both ends for the 빽도 mark;
 4. a stick is on the mat when any part of it lies inside the mat polygon (the outer edge,
-   border band included); one judged off the mat but within a stick width of the outline is
-   flagged, not read as 낙 silently.
+   border band included); one nearer the outline than the box and the outline can be
+   trusted (half a stick width, plus the outline's doubt) is flagged either way.
 
 Whenever a step is unsure the reading says so (``needs_referee`` and ``reasons``).
 """
@@ -36,11 +36,11 @@ from yut_cam.vision.types import Face, Reading, StickReading, result_of
 FACE_MARGIN = 0.25  # |score - 0.5| * 2 below this: face unsure
 MERGED_FACE_MARGIN = 0.3  # the same for a stick split out of touching sticks
 GLARE = 0.08  # share of blown-out pixels on a stick that makes its face unsure
-EDGE_TOLERANCE = 2.0  # px (full resolution): closer than this to the mat edge is unsure
-# a stick judged off the mat but nearer its outline than this many stick widths is 낙 only
-# after the referee looks: the outline (a found one above all: a rim like the floor) may
-# be off by that much, and 낙 is the costliest misreading either way
-NEAR_EDGE_WIDTHS = 1.0
+# a stick's box reaches up to half a stick width further or shorter than the stick (blur,
+# a shadow left on it, an end lost to a mat of its colour; measured on both benches): a
+# stick nearer the mat's outline than that, plus the outline's own doubt, is read as on
+# or off the mat only after the referee looks. 낙 is the costliest misreading either way.
+EDGE_WIDTHS = 0.5
 
 
 @dataclass(frozen=True)
@@ -209,6 +209,7 @@ def read_image(image_bgr: npt.NDArray[np.uint8], calibration: Calibration) -> Re
                              for cols in F.end_slices(PATCH_SIZE[0])))
         if face == "배":
             full = F.to_full_length(f.rect, cal.stick_length * s, fg_raw, others)
+            rect_m = face_rect
             if full is not None:  # the box stops short of an end (the mark there): read it whole
                 rect_m = full.scaled(1.0 / s)._replace(width=face_rect.width)
                 raw_m = F.stick_patch(image, F.inner(rect_m, 0.94, across), PATCH_SIZE)
@@ -219,16 +220,19 @@ def read_image(image_bgr: npt.NDArray[np.uint8], calibration: Calibration) -> Re
             ph, pw = plab.shape[:2]
             body = np.asarray(np.median(plab[int(ph * 0.15):int(ph * 0.85), int(pw * 0.35):int(pw * 0.65)]
                               .reshape(-1, 3), axis=0), np.float64)
-            ends = F.end_profile(patch, body, body_mark, valid=clear)
+            fg_patch = F.stick_patch(fg_raw, F.inner(rect_m.scaled(s), 0.94, across), PATCH_SIZE) > 127
+            ends = F.end_profile(patch, body, body_mark, valid=clear, foreground=fg_patch.astype(np.uint8))
             mark_share = abs(ends[0] - ends[1])
         marks.append(mark_share)
         depth = _edge_depth(rect, mat)
-        near_px = NEAR_EDGE_WIDTHS * cal.stick_width
-        surely_off |= depth <= -near_px
-        if abs(depth) < EDGE_TOLERANCE:
-            reasons.append(f"stick {i + 1}: on the mat edge, check it touches the mat")
+        slack = EDGE_WIDTHS * cal.stick_width
+        doubt_in, doubt_out = cal.mat_doubt
+        surely_off |= depth <= -(slack + doubt_out)
+        if 0.0 <= depth < slack + doubt_in:
+            reasons.append(f"stick {i + 1}: at the mat's edge ({depth:.0f} px inside its outline), check it"
+                           " touches the mat")
             conf = min(conf, 0.6)
-        elif -near_px < depth < 0.0:
+        elif -(slack + doubt_out) < depth < 0.0:
             reasons.append(f"stick {i + 1}: just off the mat ({-depth:.0f} px from its outline), check it"
                            " does not touch the mat")
             conf = min(conf, 0.6)
