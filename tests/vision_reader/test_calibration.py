@@ -191,3 +191,20 @@ def test_refuses_images_of_different_sizes(triplet: tuple[np.ndarray, np.ndarray
 def test_refuses_bad_arrays(triplet: tuple[np.ndarray, np.ndarray, np.ndarray], bad: np.ndarray) -> None:
     with pytest.raises(ImageError, match="empty"):
         calibrate(bad, triplet[1], triplet[2])
+
+
+def test_face_score_does_not_let_one_property_outvote_the_rest() -> None:
+    """A round face turned along the light shows little shading: the three shading
+    measures then say 배, while its colour and texture still say 등 clearly."""
+    from yut_cam.vision.calibration import FaceModel
+    from yut_cam.vision.functional import FEATURE_NAMES
+
+    belly = (75.0, 2.0, 22.0, 5.0, 7.0, 5.7, 0.1, 2.3)
+    back = (27.5, 3.8, 17.0, 32.0, -52.0, 26.0, 23.0, 3.7)
+    spread = (9.5, 2.2, 2.0, 5.4, 11.9, 4.1, 4.6, 1.0)
+    model = FaceModel(FEATURE_NAMES, belly, back, spread)
+    dark_but_flat_shaded = np.array([26.8, 1.7, 19.7, 12.0, -1.8, 20.7, 0.5, 2.3])
+    assert model.score(dark_but_flat_shaded) > 0.5
+    assert model.score(np.array(belly)) < 0.05 and model.score(np.array(back)) > 0.95
+    pale_and_round = np.array([74.0, 2.0, 22.0, 30.0, -50.0, 6.0, 20.0, 2.3])  # shading alone says 등
+    assert 0.3 < model.score(pale_and_round) < 0.5

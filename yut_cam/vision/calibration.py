@@ -31,6 +31,12 @@ STICK_COUNT = 4
 Point = tuple[float, float]
 
 
+# features of a stick patch that measure the same property (see functional.face_features)
+FEATURE_GROUPS = (("brightness", "chroma_a", "chroma_b"),
+                  ("across_shading", "across_curvature", "dark_fraction"),
+                  ("texture", "along_variation"))
+
+
 @dataclass(frozen=True)
 class FaceModel:
     """Mean features of the flat (배) and round (등) faces and how much each varies."""
@@ -42,13 +48,27 @@ class FaceModel:
     saturated: tuple[float, float] = (0.0, 0.0)  # largest blown-out share seen on 배, 등
 
     def score(self, features: npt.NDArray[np.float64]) -> float:
-        """0 looks like 배, 1 like 등 (weighted by how well each feature separates them)."""
+        """0 looks like 배, 1 like 등.
+
+        Each feature says where the stick lies between the two faces, weighted by how
+        well it separated them at calibration. Features that measure one thing (the
+        colour; the shading across a round face, which also turns with the stick against
+        the light; the surface texture) are first averaged within their group, so three
+        shading measures do not outvote the colour three to one."""
         b, k, s = (np.asarray(v, np.float64) for v in (self.belly, self.back, self.spread))
         diff = k - b
         safe = np.where(np.abs(diff) < 1e-9, 1e-9, diff)
         t = np.clip((features - b) / safe, -0.25, 1.25)
         w = np.minimum((diff / s) ** 2, 100.0)
-        return float((w * t).sum() / max(float(w.sum()), 1e-9))
+        total, weight = 0.0, 0.0
+        for group in FEATURE_GROUPS:
+            idx = [self.names.index(n) for n in group if n in self.names]
+            gw = w[idx]
+            if float(gw.sum()) <= 1e-9:
+                continue
+            total += float(gw.max()) * float((gw * t[idx]).sum() / gw.sum())
+            weight += float(gw.max())
+        return total / max(weight, 1e-9)
 
 
 @dataclass(frozen=True)

@@ -251,7 +251,7 @@ def read_image(image_bgr: npt.NDArray[np.uint8], calibration: Calibration) -> Re
         lo, hi = (0.4, 2.5) if found[bellies[0]].merged else (0.6, 1.5)
         if lo * thr < share < hi * thr:
             face_doubts.append(f"빽도 mark unsure (mark score {share:.2f}, threshold {thr:.2f})")
-        elif ends_seen[bellies[0]] < 0.7:
+        elif share <= lo * thr and ends_seen[bellies[0]] < 0.7:  # a mark seen clearly is seen
             face_doubts.append(f"빽도 mark may be hidden: an end of stick {bellies[0] + 1} lies under or"
                                " against another stick")
     if not surely_off:
