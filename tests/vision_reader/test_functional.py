@@ -163,6 +163,44 @@ def test_end_profile_finds_the_mark_end() -> None:
     assert near > 0.15 and far == 0.0
 
 
+def _lab(bgr: tuple[int, int, int]) -> np.ndarray:
+    import cv2
+    return cv2.cvtColor(np.full((1, 1, 3), bgr, np.uint8), cv2.COLOR_BGR2LAB)[0, 0].astype(float)
+
+
+PALE, DARK_RED, SHADE, MAT = (170, 200, 225), (40, 40, 120), (50, 60, 70), (120, 150, 130)
+
+
+def test_end_profile_ignores_shade_along_a_side_of_a_box_askew() -> None:
+    """A box shifted across the stick has mat in shade along one side; near a dark mark's
+    colour, it is no mark because the stick's middle shows it too."""
+    patch = np.full((24, 96, 3), PALE, np.uint8)
+    patch[15:, :] = SHADE
+    near, far = F.end_profile(patch, _lab(PALE), _lab(DARK_RED))
+    assert near == far == 0.0
+    patch[8:14, 80:88] = DARK_RED  # a real mark at the far end is still seen
+    near, far = F.end_profile(patch, _lab(PALE), _lab(DARK_RED))
+    assert far > 0.1 and near == 0.0
+
+
+def test_end_profile_trims_a_box_longer_than_the_stick() -> None:
+    """Dark floor past one tip of a box 6% too long reads as a mark only without trimming."""
+    patch = np.full((24, 96, 3), PALE, np.uint8)
+    patch[:, 90:] = SHADE
+    _, untrimmed = F.end_profile(patch, _lab(PALE), _lab(DARK_RED))
+    near, far = F.end_profile(patch, _lab(PALE), _lab(DARK_RED), max_trim=0.07)
+    assert untrimmed > 0.05 and near == far == 0.0
+
+
+def test_end_profile_counts_only_what_differs_from_the_mat() -> None:
+    patch = np.full((24, 96, 3), PALE, np.uint8)
+    patch[8:16, 6:14] = MAT  # the mat showing past a stick's end, coloured like a green mark
+    fg = np.ones((24, 96), np.uint8)
+    fg[:, 6:14] = 0
+    assert F.end_profile(patch, _lab(PALE), _lab(MAT))[0] > 0.1
+    assert F.end_profile(patch, _lab(PALE), _lab(MAT), foreground=fg)[0] == 0.0
+
+
 def test_face_features_see_the_round_face() -> None:
     flat = np.full((24, 96, 3), (170, 200, 225), np.uint8)
     u = np.linspace(-1, 1, 24)[:, None, None]

@@ -70,6 +70,15 @@ class FaceModel:
             weight += float(gw.max())
         return total / max(weight, 1e-9)
 
+    def novelty(self, features: npt.NDArray[np.float64], back: bool) -> float:
+        """How far ``features`` lie from the face they are read as (``back``: 등), in spreads,
+        weighted as :meth:`score` weighs them: a patch holding a shadow, the mat's band or
+        another stick looks like neither face, whichever it is nearer to."""
+        b, k, s = (np.asarray(v, np.float64) for v in (self.belly, self.back, self.spread))
+        w = np.minimum(((k - b) / s) ** 2, 100.0)
+        z = np.abs(features - (k if back else b)) / s
+        return float((w * z).sum() / max(float(w.sum()), 1e-9))
+
 
 @dataclass(frozen=True)
 class MarkModel:

@@ -270,30 +270,56 @@ def face_features(patch: U8, valid: U8 | None = None) -> npt.NDArray[np.float64]
 
 def end_profile(patch: U8, body_lab: npt.NDArray[np.float64], mark_lab: npt.NDArray[np.float64],
                 end_fraction: float = 0.24, valid: U8 | None = None,
-                foreground: U8 | None = None) -> tuple[float, float]:
+                foreground: U8 | None = None, max_trim: float = 0.0) -> tuple[float, float]:
     """How much each end of a stick patch looks like the 빽도 mark.
 
     For each end (the first and last ``end_fraction`` of the length), the share of its
-    inner pixels whose Lab colour is nearer to ``mark_lab`` than to ``body_lab`` and
+    inner pixels whose Lab colour is near ``mark_lab``, nearer to it than to ``body_lab`` and
     clearly away from the body colour, among the ``valid`` pixels (not under or beside
     another stick). With ``foreground`` (nonzero where the picture differs from the empty
     mat) only such pixels count as mark-like: a box reaching past the stick's end onto the
-    mat must not read the mat as a mark. Returns (start end, far end), each 0..1.
+    mat must not read the mat as a mark. Rows that are mark-like in the stick's middle too
+    (mat or shade along a side of a box askew) are left out, and so are up to ``max_trim``
+    (a share of the length) of columns at the tips where no body shows across the width (a
+    box longer than the stick). Returns (start end, far end), each 0..1.
     """
     h, w = patch.shape[:2]
-    lab = cv2.cvtColor(patch, cv2.COLOR_BGR2LAB).astype(np.float64)
-    y0, y1 = int(h * 0.25), max(int(h * 0.25) + 1, int(round(h * 0.75)))
+    full = cv2.cvtColor(patch, cv2.COLOR_BGR2LAB).astype(np.float64)
     sep = float(np.linalg.norm(mark_lab - body_lab))
+    lo, hi = 0, w
+    if max_trim > 0.0:
+        # a column of the stick shows its body somewhere across the width (a mark covers
+        # only part of it); columns past its tip show none
+        rows = full[int(h * 0.1):max(int(h * 0.1) + 1, int(round(h * 0.9)))]
+        stick = (np.linalg.norm(rows - body_lab, axis=2) < 0.35 * sep).mean(axis=0) >= 0.3
+        budget = int(round(max_trim * w))
+        while lo < budget and not stick[lo]:
+            lo += 1
+        while w - hi < budget and not stick[hi - 1]:
+            hi -= 1
+    lab = full[int(h * 0.25):max(int(h * 0.25) + 1, int(round(h * 0.75))), lo:hi]
+    if valid is not None:
+        valid = valid[:, lo:hi]
+    if foreground is not None:
+        foreground = foreground[:, lo:hi]
+    w = hi - lo
+    d_body = np.linalg.norm(lab - body_lab, axis=2)
+    d_mark = np.linalg.norm(lab - mark_lab, axis=2)
+    # near the mark's colour, not merely nearer it than the body (a black stripe of the mat,
+    # a shadow, is nearer a red mark than a pale body but no mark)
+    like = (d_mark < d_body) & (d_body > 0.35 * sep) & (d_mark < 0.9 * sep)
+    ok = np.ones(like.shape, bool) if valid is None else valid[int(h * 0.25):int(h * 0.25) + len(like)] > 0
+    if foreground is not None:
+        like &= foreground[int(h * 0.25):int(h * 0.25) + len(like)] > 0
+    # the mark sits at one end: a row that is mark-like in the stick's middle as well is mat
+    # or shade along a side of a box that lies askew, and tells nothing about the ends
+    side = like[:, int(w * 0.35):int(w * 0.65)].mean(axis=1) > 0.3
+    ok &= ~side[:, None]
+    like &= ok
     out = []
     for xs in end_slices(w, end_fraction):
-        px = lab[y0:y1, xs].reshape(-1, 3)
-        ok = np.ones(len(px), bool) if valid is None else valid[y0:y1, xs].reshape(-1) > 0
-        d_body = np.linalg.norm(px - body_lab, axis=1)
-        d_mark = np.linalg.norm(px - mark_lab, axis=1)
-        like = (d_mark < d_body) & (d_body > 0.35 * sep) & ok
-        if foreground is not None:
-            like &= foreground[y0:y1, xs].reshape(-1) > 0
-        out.append(float(like.sum()) / max(1.0, float(ok.sum())) if ok.mean() > 0.4 else 0.0)
+        seen = ok[:, xs]
+        out.append(float(like[:, xs].sum()) / max(1.0, float(seen.sum())) if seen.mean() > 0.4 else 0.0)
     return out[0], out[1]
 
 

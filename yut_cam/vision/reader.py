@@ -21,7 +21,6 @@ Whenever a step is unsure the reading says so (``needs_referee`` and ``reasons``
 from __future__ import annotations
 
 import dataclasses
-import math
 from dataclasses import dataclass
 
 import cv2
@@ -41,6 +40,13 @@ GLARE = 0.08  # share of blown-out pixels on a stick that makes its face unsure
 # stick nearer the mat's outline than that, plus the outline's own doubt, is read as on
 # or off the mat only after the referee looks. 낙 is the costliest misreading either way.
 EDGE_WIDTHS = 0.5
+# a stick whose features lie this many spreads (weighted as the face score weighs them) from
+# the face it reads as looks like neither face: its box holds shade, the mat's band or part
+# of another stick
+NOVELTY = 4.0
+# the two halves of a stick split out of touching sticks scoring this far apart, on either
+# side of 0.5: one half carries a neighbour's shadow or edge
+HALVES_APART = 0.6
 
 
 @dataclass(frozen=True)
@@ -48,6 +54,7 @@ class _Found:
     rect: F.Rect  # work coordinates
     support: float  # blob pixels behind it
     merged: bool = False  # split out of a region holding several sticks
+    partial: bool = False  # its region is much shorter than a stick: part of it is lost
 
 
 def _find(mask: npt.NDArray[np.uint8], lab: F.F32, diffs: tuple[F.F32, F.F32], cal: Calibration,
@@ -83,12 +90,19 @@ def _find(mask: npt.NDArray[np.uint8], lab: F.F32, diffs: tuple[F.F32, F.F32], c
                           single.length / length - 1.0 - 0.25 if k == 1 else 0.0))
     # four sticks were thrown: while fewer are accounted for, give one more to the region
     # that most looks like holding more than it was given
+    by_outline = list(counts)
     while sum(counts) < 4 and regions:
         i = int(np.argmax(excess))
         if excess[i] <= 0.45:
             break
         counts[i] += 1
         excess[i] -= 1.0
+    for b, k, k0 in zip(regions, counts, by_outline):
+        if k > k0:
+            # only the count of four says so: the region may as well be one stick with its
+            # shadow, and the missing stick lost elsewhere (off the mat, taken for shade)
+            reasons.append(f"a region of {b.area / area:.1f} sticks' area with {k0} stick(s)' outline"
+                           f" split into {k} to make four")
     for b, single, k, extra in zip(regions, singles, counts, excess):
         ratio = b.area / area
         if k == 1:
@@ -100,7 +114,7 @@ def _find(mask: npt.NDArray[np.uint8], lab: F.F32, diffs: tuple[F.F32, F.F32], c
                 reasons.append("a stick stands on its edge (too narrow for its length)")
             elif extra > 0.3 and sum(counts) < 4:
                 reasons.append(f"a region of {ratio:.1f} sticks' area read as one stick")
-            found.append(_Found(rect, float(b.area)))
+            found.append(_Found(rect, float(b.area), partial=single.length < 0.7 * length))
             continue
         rects, explained = F.fit_rectangles(b.mask, k, length, width)
         bh, bw = b.mask.shape
@@ -116,6 +130,32 @@ def _find(mask: npt.NDArray[np.uint8], lab: F.F32, diffs: tuple[F.F32, F.F32], c
         reasons.append(f"{len(found)} stick-like regions, expected 4 (kept the 4 largest)")
         found = sorted(found, key=lambda f: -f.support)[:4]
     return found
+
+
+def _orphan_shade(mask: npt.NDArray[np.uint8], d_lum: F.F32, d_chroma: F.F32, cal: Calibration,
+                  on_mat: npt.NDArray[np.uint8], radius: int) -> npt.NDArray[np.uint8]:
+    """Regions the shadow test took out whole that are one stick's size and shape (with the
+    shadow it casts) and touch nothing that could cast them: a stick darker than the ground
+    with nearly its colour (a grey stick on a beige floor), not a shadow. A stick's own
+    shadow lies against it; a bystander's is far larger than a stick."""
+    p = cal.segment
+    out = np.zeros_like(mask)
+    if not p.shadow_suppression:
+        return out
+    s = cal.work_scale
+    length, width = cal.stick_length * s, cal.stick_width * s
+    every = F.clean_mask(F.foreground_mask(d_lum, d_chroma, p._replace(shadow_suppression=False), on_mat), radius)
+    for b in F.blobs(every, min_area=0.4 * length * width):
+        if b.area > 2.5 * length * width:
+            continue
+        bh, bw = b.mask.shape
+        if (mask[b.y:b.y + bh, b.x:b.x + bw][b.mask > 0] > 0).any():
+            continue  # part of it differs from the ground by more than shade: not orphaned
+        ys, xs = np.nonzero(b.mask)
+        r = F.rect_from_min_area(np.stack([xs, ys], axis=1).astype(np.float32))
+        if 0.6 * length < r.length < 1.35 * length and 0.5 * width < r.width < 2.4 * width:
+            out[b.y:b.y + bh, b.x:b.x + bw] |= b.mask
+    return out
 
 
 def _edge_depth(rect: F.Rect, mat: npt.NDArray[np.float32]) -> float:
@@ -153,6 +193,7 @@ def read_image(image_bgr: npt.NDArray[np.uint8], calibration: Calibration) -> Re
     on_mat = F.polygon_mask(work.shape[:2], list(cal.mat_polygon), s)
     mask, gain, d_lum, d_chroma = F.segment(work, cal.background, cal.segment, radius, on_mat)
     fg_raw = F.foreground_mask(d_lum, d_chroma, cal.segment, on_mat)  # before cleaning: thin marks kept
+    mask = mask | _orphan_shade(mask, d_lum, d_chroma, cal, on_mat, radius)
     lab = cv2.cvtColor(work, cv2.COLOR_BGR2LAB).astype(np.float32)
     found = _find(mask, lab, (d_lum, d_chroma), cal, reasons)
 
@@ -186,9 +227,24 @@ def read_image(image_bgr: npt.NDArray[np.uint8], calibration: Calibration) -> Re
         clear = (F.stick_patch(np.ascontiguousarray(near), F.inner(work_face, 0.94, across), PATCH_SIZE)
                  < 64).astype(np.uint8)
         visible = float(valid.mean())
-        score = cal.faces.score(F.face_features(patch, valid))
+        features = F.face_features(patch, valid)
+        score = cal.faces.score(features)
         face: Face = "등" if score > 0.5 else "배"
         margin = min(1.0, abs(score - 0.5) * 2.0)
+        novelty = cal.faces.novelty(features, face == "등")
+        if novelty > NOVELTY:
+            face_doubts.append(f"stick {i + 1}: looks like neither face ({novelty:.1f} spreads from {face})")
+        if f.partial:
+            face_doubts.append(f"stick {i + 1}: seen only in part ({f.rect.length / (cal.stick_length * s):.0%}"
+                               " of a stick's length)")
+        if f.merged:
+            half = PATCH_SIZE[0] // 2
+            halves = [cal.faces.score(F.face_features(np.ascontiguousarray(patch[:, a:b]),
+                                                      np.ascontiguousarray(valid[:, a:b])))
+                      for a, b in ((0, half), (half, PATCH_SIZE[0]))]
+            if (halves[0] > 0.5) != (halves[1] > 0.5) and abs(halves[0] - halves[1]) > HALVES_APART:
+                face_doubts.append(f"stick {i + 1}: its two halves read as different faces "
+                                   f"({halves[0]:.2f}, {halves[1]:.2f}): shade or a neighbour on it")
         conf = 0.5 + 0.5 * min(1.0, margin / 0.6)
         # a stick split out of touching sticks may carry some of its neighbour: ask more
         if margin < (MERGED_FACE_MARGIN if f.merged else FACE_MARGIN):
@@ -221,7 +277,10 @@ def read_image(image_bgr: npt.NDArray[np.uint8], calibration: Calibration) -> Re
             body = np.asarray(np.median(plab[int(ph * 0.15):int(ph * 0.85), int(pw * 0.35):int(pw * 0.65)]
                               .reshape(-1, 3), axis=0), np.float64)
             fg_patch = F.stick_patch(fg_raw, F.inner(rect_m.scaled(s), 0.94, across), PATCH_SIZE) > 127
-            ends = F.end_profile(patch, body, body_mark, valid=clear, foreground=fg_patch.astype(np.uint8))
+            # the patch spans 94% of the box: a box longer than that is longer than the stick
+            trim = max(0.0, 1.0 - cal.stick_length / (0.94 * rect_m.length)) + 0.04
+            ends = F.end_profile(patch, body, body_mark, valid=clear, foreground=fg_patch.astype(np.uint8),
+                                 max_trim=trim)
             mark_share = abs(ends[0] - ends[1])
         marks.append(mark_share)
         depth = _edge_depth(rect, mat)
