@@ -473,7 +473,8 @@ def calibrate(empty: npt.NDArray[np.uint8], belly: npt.NDArray[np.uint8], back: 
     faces = dataclasses.replace(faces, saturated=(
         max(F.saturated_fraction(F.stick_patch(belly, F.inner(r.scaled(1 / scale)), PATCH_SIZE)) for r in belly_rects),
         max(F.saturated_fraction(F.stick_patch(back, F.inner(r.scaled(1 / scale)), PATCH_SIZE)) for r in back_rects)))
-    belly_fg = [(F.stick_patch(fg, F.inner(r), PATCH_SIZE) > 127).astype(np.uint8) for r in belly_rects]
+    differs = F.foreground_mask(d_l, d_c, params._replace(shadow_suppression=False), on_mat)  # a dark mark too
+    belly_fg = [(F.stick_patch(differs, F.inner(r), PATCH_SIZE) > 127).astype(np.uint8) for r in belly_rects]
     mark = _mark_model(belly_patches, belly_fg)
     return Calibration(image_size=size, mat_polygon=tuple(polygon), work_size=work_size,
                        segment=params, stick_length=length, stick_width=width, faces=faces,

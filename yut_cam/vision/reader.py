@@ -193,6 +193,8 @@ def read_image(image_bgr: npt.NDArray[np.uint8], calibration: Calibration) -> Re
     on_mat = F.polygon_mask(work.shape[:2], list(cal.mat_polygon), s)
     mask, gain, d_lum, d_chroma = F.segment(work, cal.background, cal.segment, radius, on_mat)
     fg_raw = F.foreground_mask(d_lum, d_chroma, cal.segment, on_mat)  # before cleaning: thin marks kept
+    # what differs from the empty mat at all: a dark mark passes the shadow test, the mat does not
+    differs = F.foreground_mask(d_lum, d_chroma, cal.segment._replace(shadow_suppression=False), on_mat)
     mask = mask | _orphan_shade(mask, d_lum, d_chroma, cal, on_mat, radius)
     lab = cv2.cvtColor(work, cv2.COLOR_BGR2LAB).astype(np.float32)
     found = _find(mask, lab, (d_lum, d_chroma), cal, reasons)
@@ -276,7 +278,7 @@ def read_image(image_bgr: npt.NDArray[np.uint8], calibration: Calibration) -> Re
             ph, pw = plab.shape[:2]
             body = np.asarray(np.median(plab[int(ph * 0.15):int(ph * 0.85), int(pw * 0.35):int(pw * 0.65)]
                               .reshape(-1, 3), axis=0), np.float64)
-            fg_patch = F.stick_patch(fg_raw, F.inner(rect_m.scaled(s), 0.94, across), PATCH_SIZE) > 127
+            fg_patch = F.stick_patch(differs, F.inner(rect_m.scaled(s), 0.94, across), PATCH_SIZE) > 127
             # the patch spans 94% of the box: a box longer than that is longer than the stick
             trim = max(0.0, 1.0 - cal.stick_length / (0.94 * rect_m.length)) + 0.04
             ends = F.end_profile(patch, body, body_mark, valid=clear, foreground=fg_patch.astype(np.uint8),
