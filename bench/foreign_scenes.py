@@ -32,7 +32,7 @@ import multiprocessing as mp
 from collections import Counter, defaultdict
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 import cv2
 import numpy as np
@@ -579,7 +579,6 @@ def calibration_images(style: Style, rng: np.random.Generator) -> tuple[U8, U8, 
 def run_style(args: tuple[int, int, str | None]) -> list[dict[str, Any]]:
     from yut_cam.vision.calibration import calibrate
     from yut_cam.vision.errors import VisionError
-    from yut_cam.vision.reader import read_image
     seed, throws, dump = args
     style = Style(seed)
     rng = np.random.default_rng(seed + 7)
@@ -618,31 +617,45 @@ def run_style(args: tuple[int, int, str | None]) -> list[dict[str, Any]]:
         rec: dict[str, Any] = {"style": seed, "throw": t, "case": case, "truth": truth.result,
                                "faces": truth.faces, "cal_mode": cal_mode, "cal_error": cal_error,
                                "mat_cover": cover, "mat_excess": excess, "band": style.band > 0}
-        if cal is None:
-            rec.update(read=None, flagged=None, reasons=())
-        else:
-            try:
-                r = read_image(image, cal)
-                rec.update(read=r.result, flagged=r.needs_referee, reasons=r.reasons,
-                           read_faces="".join(s.face for s in r.sticks), marked=[s.marked for s in r.sticks])
-            except VisionError as exc:
-                rec.update(read="error", flagged=True, reasons=(f"read error: {exc}",))
-        if dump and cal is not None and (rec["read"] != truth.result or rec["flagged"]):
-            d = Path(dump)
-            d.mkdir(parents=True, exist_ok=True)
-            tag = f"s{seed}_t{t}_{case}_truth-{truth.result}-{truth.faces}_read-{rec['read']}" \
-                  f"{'_flagged' if rec['flagged'] else ''}.png"
-            cv2.imwrite(str(d / tag), image)
-        out.append(rec)
+        out.append(read_throw(rec, image, cal, dump))
     return out
 
 
-def collect(n_styles: int, throws: int, seed: int, dump: str | None = None, workers: int = 2) -> list[dict[str, Any]]:
-    jobs = [(seed * 1000 + i, throws, dump) for i in range(n_styles)]
+def read_throw(rec: dict[str, Any], image: U8, cal: Any, dump: str | None) -> dict[str, Any]:
+    """``rec`` (style, throw, case, truth, faces ...) with the reader's reading of ``image``
+    added (none without a calibration); a wrong or flagged throw is written to ``dump``."""
+    from yut_cam.vision.errors import VisionError
+    from yut_cam.vision.reader import read_image
+    if cal is None:
+        rec.update(read=None, flagged=None, reasons=())
+        return rec
+    try:
+        r = read_image(image, cal)
+        rec.update(read=r.result, flagged=r.needs_referee, reasons=tuple(r.reasons),
+                   read_faces="".join(s.face for s in r.sticks), marked=[s.marked for s in r.sticks])
+    except VisionError as exc:
+        rec.update(read="error", flagged=True, reasons=(f"read error: {exc}",))
+    if dump and (rec["read"] != rec["truth"] or rec["flagged"]):
+        d = Path(dump)
+        d.mkdir(parents=True, exist_ok=True)
+        tag = f"s{rec['style']}_t{rec['throw']}_{rec['case']}_truth-{rec['truth']}-{rec['faces']}" \
+              f"_read-{rec['read']}{'_flagged' if rec['flagged'] else ''}.png"
+        cv2.imwrite(str(d / tag), image)
+    return rec
+
+
+def collect_styles(run: Callable[[tuple[int, int, str | None]], list[dict[str, Any]]], seeds: list[int],
+                   throws: int, dump: str | None, workers: int) -> list[dict[str, Any]]:
+    """Every style's records (``run`` on each seed), on ``workers`` processes."""
+    jobs = [(seed, throws, dump) for seed in seeds]
     if workers <= 1:
-        return [r for j in jobs for r in run_style(j)]
+        return [r for j in jobs for r in run(j)]
     with mp.get_context("fork").Pool(workers) as pool:
-        return [r for rs in pool.imap(run_style, jobs) for r in rs]
+        return [r for rs in pool.imap_unordered(run, jobs) for r in rs]
+
+
+def collect(n_styles: int, throws: int, seed: int, dump: str | None = None, workers: int = 2) -> list[dict[str, Any]]:
+    return collect_styles(run_style, [seed * 1000 + i for i in range(n_styles)], throws, dump, workers)
 
 
 def _generic(reason: str) -> str:
@@ -707,8 +720,11 @@ def report(records: list[dict[str, Any]]) -> list[str]:
     return lines
 
 
-def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+def run_cli(argv: list[str] | None, doc: str | None,
+            collect_fn: Callable[[int, int, int, str | None, int], list[dict[str, Any]]],
+            extra: Callable[[list[dict[str, Any]]], list[str]] | None = None) -> int:
+    """The command line of a scene bench: render and read, write the records, print the table."""
+    p = argparse.ArgumentParser(description=doc.splitlines()[0] if doc else None)
     p.add_argument("--n-styles", type=int, default=40)
     p.add_argument("--throws", type=int, default=15)
     p.add_argument("--seed", type=int, default=1)
@@ -716,12 +732,17 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--dump", default=None, help="write wrong/flagged throws (PNG, truth in the name) here")
     p.add_argument("--json", default=None, help="also write every throw's record (JSON lines) here")
     a = p.parse_args(argv)
-    records = collect(a.n_styles, a.throws, a.seed, a.dump, a.workers)
+    records = collect_fn(a.n_styles, a.throws, a.seed, a.dump, a.workers)
+    records.sort(key=lambda r: (r["style"], r["throw"]))
     if a.json:
         import json
         Path(a.json).write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in records))
-    print("\n".join(report(records)))
+    print("\n".join(report(records) + (extra(records) if extra else [])))
     return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    return run_cli(argv, __doc__, collect)
 
 
 if __name__ == "__main__":

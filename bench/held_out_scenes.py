@@ -29,9 +29,7 @@ bench/foreign_scenes's table plus a few lines of its own.
 
 from __future__ import annotations
 
-import argparse
 import math
-import multiprocessing as mp
 from pathlib import Path
 from typing import Any
 
@@ -252,8 +250,7 @@ def _mat_share(style: Style, polygon: list[tuple[float, float]]) -> tuple[float,
 
 
 def run_style(args: tuple[int, int, str | None]) -> list[dict[str, Any]]:
-    from yut_cam.vision.errors import VisionError
-    from yut_cam.vision.reader import read_image
+    from bench.foreign_scenes import read_throw
     seed, throws, dump = args
     style = Style(seed)
     rng = np.random.default_rng(seed + 11)
@@ -285,29 +282,13 @@ def run_style(args: tuple[int, int, str | None]) -> list[dict[str, Any]]:
                                "mat_cover": cover, "mat_excess": excess, "band": style.band > 0,
                                "look": style.describe(), "lean": any(p.leaning_on >= 0 for p in poses), "person_shadow": people,
                                "cal_first": first_mode, "retake": retake}
-        if cal is None:
-            rec.update(read=None, flagged=None, reasons=())
-        else:
-            try:
-                r = read_image(image, cal)
-                rec.update(read=r.result, flagged=r.needs_referee, reasons=tuple(r.reasons),
-                           read_faces="".join(s.face for s in r.sticks), marked=[s.marked for s in r.sticks])
-            except VisionError as exc:
-                rec.update(read="error", flagged=True, reasons=(f"read error: {exc}",))
-        if d is not None and cal is not None and (rec["read"] != truth.result or rec["flagged"]):
-            tag = f"s{seed}_t{t}_{case}_truth-{truth.result}-{truth.faces}_read-{rec['read']}" \
-                  f"{'_flagged' if rec['flagged'] else ''}.png"
-            cv2.imwrite(str(d / tag), image)
-        out.append(rec)
+        out.append(read_throw(rec, image, cal, dump))
     return out
 
 
 def collect(n_styles: int, throws: int, seed: int, dump: str | None = None, workers: int = 2) -> list[dict[str, Any]]:
-    jobs = [(seed * 1000 + 500 + i, throws, dump) for i in range(n_styles)]
-    if workers <= 1:
-        return [r for j in jobs for r in run_style(j)]
-    with mp.get_context("fork").Pool(workers) as pool:
-        return [r for rs in pool.imap_unordered(run_style, jobs) for r in rs]
+    from bench.foreign_scenes import collect_styles
+    return collect_styles(run_style, [seed * 1000 + 500 + i for i in range(n_styles)], throws, dump, workers)
 
 
 def extra_lines(records: list[dict[str, Any]]) -> list[str]:
@@ -330,23 +311,8 @@ def extra_lines(records: list[dict[str, Any]]) -> list[str]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    from bench.foreign_scenes import report
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
-    p.add_argument("--n-styles", type=int, default=40)
-    p.add_argument("--throws", type=int, default=15)
-    p.add_argument("--seed", type=int, default=1)
-    p.add_argument("--workers", type=int, default=2)
-    p.add_argument("--dump", default=None, help="write wrong/flagged throws (PNG, truth in the name) here")
-    p.add_argument("--json", default=None, help="also write every throw's record (JSON lines) here")
-    a = p.parse_args(argv)
-    records = collect(a.n_styles, a.throws, a.seed, a.dump, a.workers)
-    records.sort(key=lambda r: (r["style"], r["throw"]))
-    if a.json:
-        import json
-        Path(a.json).write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in records))
-    print("\n".join(report(records)))
-    print("\n".join(extra_lines(records)))
-    return 0
+    from bench.foreign_scenes import run_cli
+    return run_cli(argv, __doc__, collect, extra_lines)
 
 
 if __name__ == "__main__":

@@ -1,9 +1,9 @@
 """Calibration of the throw reader from three images taken at the venue.
 
 ``calibrate(empty, belly, back)`` learns, under this light and this camera:
-the mat's outline, the empty mat (background), the size of a stick, how the flat (배)
-and round (등) faces look, and how the 빽도 mark looks (the one belly-up stick that
-differs at one end). ``Calibration.save`` writes a small JSON file of statistics plus
+the mat's outline (and how far its true edge may lie from a found outline: ``mat_doubt``),
+the empty mat (background), the size of a stick, how the flat (배) and round (등) faces
+look, and how the 빽도 mark looks (the one belly-up stick that differs at one end). ``Calibration.save`` writes a small JSON file of statistics plus
 a reduced, smoothed picture of the empty mat beside it (``<name>.background.png``).
 """
 
