@@ -13,3 +13,13 @@ def test_grey_stick_on_a_beige_floor_is_not_lost_as_shade() -> None:
     rec = run_style((1503, 4, None))[3]
     assert rec["truth"] == "낙"
     assert rec["read"] == "낙" or rec["flagged"], rec
+
+
+def test_sticks_in_a_bystanders_shadow_are_read_in_its_light() -> None:
+    """Held-out venue 1510, throw 0: a person's shadow lies over part of the mat. Compared
+    with the empty mat in the calibration's light, the shade became dozens of stick-like
+    regions and the throw read 윷; in the shade's own light the four sticks stand out."""
+    rec = run_style((1510, 1, None))[0]
+    assert rec["person_shadow"]
+    assert rec["read"] == rec["truth"] == "걸", rec
+    assert not any("stick-like regions" in why for why in rec["reasons"]), rec["reasons"]

@@ -40,6 +40,10 @@ GLARE = 0.08  # share of blown-out pixels on a stick that makes its face unsure
 # stick nearer the mat's outline than that, plus the outline's own doubt, is read as on
 # or off the mat only after the referee looks. 낙 is the costliest misreading either way.
 EDGE_WIDTHS = 0.5
+# a region of more than this many sticks' area is no pile of sticks; darker than the empty
+# mat by this factor (or more) in every channel, it is shade over the mat
+SHADE_AREA = 5.0
+SHADE_LIGHT = 0.9
 # a stick whose features lie this many spreads (weighted as the face score weighs them) from
 # the face it reads as looks like neither face: its box holds shade, the mat's band or part
 # of another stick
@@ -158,6 +162,49 @@ def _orphan_shade(mask: npt.NDArray[np.uint8], d_lum: F.F32, d_chroma: F.F32, ca
     return out
 
 
+def _relight_shade(work: npt.NDArray[np.uint8], cal: Calibration, mask: npt.NDArray[np.uint8], gain: F.F32,
+                   diffs: tuple[F.F32, F.F32], on_mat: npt.NDArray[np.uint8],
+                   radius: int) -> tuple[npt.NDArray[np.uint8], F.F32, F.F32, F.F32]:
+    """A region larger than the four sticks together cannot be sticks alone: where it is
+    darker than the empty mat (a bystander's shadow over the mat, a cloud's edge), its own
+    light is measured (the median ratio to the empty mat over it) and the picture there is
+    compared with the empty mat in that light, so the sticks lying in the shade stand out
+    and the shade itself does not."""
+    area = cal.stick_length * cal.stick_width * cal.work_scale ** 2
+    big = F.blobs(mask, min_area=SHADE_AREA * area)
+    if not big:
+        return mask, gain, diffs[0], diffs[1]
+    gain = gain.copy()
+    expected = cal.background.astype(np.float32) * gain
+    # the light in the shade, pixel by pixel: the ratio to the empty mat, median-filtered over
+    # more than a stick's length (a stick is thin, the median passes over it), at quarter size
+    ratio = np.clip((work.astype(np.float32) + 1.0) / (expected + 1.0) * 128.0, 0, 255).astype(np.uint8)
+    h, w = ratio.shape[:2]
+    small = cv2.resize(ratio, (max(1, w // 4), max(1, h // 4)), interpolation=cv2.INTER_AREA)
+    k = int(cal.stick_length * cal.work_scale / 4 * 1.5) | 1
+    local = cv2.resize(cv2.medianBlur(small, max(3, min(k, 255))), (w, h), interpolation=cv2.INTER_LINEAR)
+    local_f = local.astype(np.float32) / 128.0
+    changed = False
+    grow = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * radius + 5, 2 * radius + 5))
+    for b in big:
+        bh, bw = b.mask.shape
+        inside = b.mask > 0
+        crop = (slice(b.y, b.y + bh), slice(b.x, b.x + bw))
+        light = np.median(ratio[crop][inside].astype(np.float32) / 128.0, axis=0)
+        if float(light.max()) > SHADE_LIGHT:
+            continue  # not shade: something large on the mat; the reader doubts it as it is
+        seed = np.zeros(mask.shape, np.uint8)
+        seed[crop][inside] = 1
+        region = cv2.dilate(seed, grow) > 0  # with its soft edge
+        gain[region] *= local_f[region]
+        changed = True
+    if not changed:
+        return mask, gain, diffs[0], diffs[1]
+    d_lum, d_chroma = F.difference_maps(work, cal.background.astype(np.float32) * gain)
+    mask = F.clean_mask(F.foreground_mask(d_lum, d_chroma, cal.segment, on_mat), radius)
+    return mask, gain, d_lum, d_chroma
+
+
 def _edge_depth(rect: F.Rect, mat: npt.NDArray[np.float32]) -> float:
     """How deep (px) the stick reaches into the mat: > 0 inside, < 0 its distance outside."""
     corners = F.rect_corners(rect)
@@ -192,6 +239,7 @@ def read_image(image_bgr: npt.NDArray[np.uint8], calibration: Calibration) -> Re
     radius = max(1, int(round(cal.work_size[0] / 320)))
     on_mat = F.polygon_mask(work.shape[:2], list(cal.mat_polygon), s)
     mask, gain, d_lum, d_chroma = F.segment(work, cal.background, cal.segment, radius, on_mat)
+    mask, gain, d_lum, d_chroma = _relight_shade(work, cal, mask, gain, (d_lum, d_chroma), on_mat, radius)
     fg_raw = F.foreground_mask(d_lum, d_chroma, cal.segment, on_mat)  # before cleaning: thin marks kept
     # what differs from the empty mat at all: a dark mark passes the shadow test, the mat does not
     differs = F.foreground_mask(d_lum, d_chroma, cal.segment._replace(shadow_suppression=False), on_mat)
