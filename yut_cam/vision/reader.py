@@ -21,6 +21,7 @@ Whenever a step is unsure the reading says so (``needs_referee`` and ``reasons``
 from __future__ import annotations
 
 import dataclasses
+import math
 from dataclasses import dataclass
 
 import cv2
@@ -101,13 +102,7 @@ def _find(mask: npt.NDArray[np.uint8], lab: F.F32, diffs: tuple[F.F32, F.F32], c
             break
         counts[i] += 1
         excess[i] -= 1.0
-    for b, k, k0 in zip(regions, counts, by_outline):
-        if k > k0:
-            # only the count of four says so: the region may as well be one stick with its
-            # shadow, and the missing stick lost elsewhere (off the mat, taken for shade)
-            reasons.append(f"a region of {b.area / area:.1f} sticks' area with {k0} stick(s)' outline"
-                           f" split into {k} to make four")
-    for b, single, k, extra in zip(regions, singles, counts, excess):
+    for b, single, k, extra, k0 in zip(regions, singles, counts, excess, by_outline):
         ratio = b.area / area
         if k == 1:
             rect = single.shifted(b.x, b.y)
@@ -126,6 +121,12 @@ def _find(mask: npt.NDArray[np.uint8], lab: F.F32, diffs: tuple[F.F32, F.F32], c
         if explained < 0.88 or ratio - k > 0.45 or ratio < k - 0.75:
             reasons.append(f"{k} sticks merged beyond clean separation "
                            f"({explained:.0%} of the region explained, {ratio:.1f} sticks of area)")
+        elif k > k0 and _doubled(rects, width):
+            # only the count of four split it, into two boxes on one place: the region may as
+            # well be one stick with its shadow, and the missing stick lost elsewhere (off the
+            # mat, taken for shade)
+            reasons.append(f"a region of {ratio:.1f} sticks' area with {k0} stick(s)' outline"
+                           f" split into {k} to make four")
         for r in rects:
             found.append(_Found(r.shifted(b.x, b.y), float(b.area) / k, merged=True))
     if len(found) < 4:
@@ -134,6 +135,16 @@ def _find(mask: npt.NDArray[np.uint8], lab: F.F32, diffs: tuple[F.F32, F.F32], c
         reasons.append(f"{len(found)} stick-like regions, expected 4 (kept the 4 largest)")
         found = sorted(found, key=lambda f: -f.support)[:4]
     return found
+
+
+def _doubled(rects: list[F.Rect], width: float) -> bool:
+    """Whether two of ``rects`` lie on one place (centres within 0.6 widths, the same way)."""
+    for i, a in enumerate(rects):
+        for b in rects[i + 1:]:
+            turn = abs((a.angle - b.angle + 90.0) % 180.0 - 90.0)
+            if math.hypot(a.cx - b.cx, a.cy - b.cy) < 0.6 * width and turn < 15.0:
+                return True
+    return False
 
 
 def _orphan_shade(mask: npt.NDArray[np.uint8], d_lum: F.F32, d_chroma: F.F32, cal: Calibration,
