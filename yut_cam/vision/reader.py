@@ -177,10 +177,10 @@ def _relight_shade(work: npt.NDArray[np.uint8], cal: Calibration, mask: npt.NDAr
                    diffs: tuple[F.F32, F.F32], on_mat: npt.NDArray[np.uint8],
                    radius: int) -> tuple[npt.NDArray[np.uint8], F.F32, F.F32, F.F32]:
     """A region larger than the four sticks together cannot be sticks alone: where it is
-    darker than the empty mat (a bystander's shadow over the mat, a cloud's edge), its own
-    light is measured (the median ratio to the empty mat over it) and the picture there is
-    compared with the empty mat in that light, so the sticks lying in the shade stand out
-    and the shade itself does not."""
+    darker than the empty mat (a bystander's shadow over the mat, a cloud's edge), the light
+    there is measured pixel by pixel (the ratio to the empty mat, median-filtered over more
+    than a stick's length) and the picture is compared with the empty mat in that light, so
+    the sticks lying in the shade stand out and the shade itself does not."""
     area = cal.stick_length * cal.stick_width * cal.work_scale ** 2
     big = F.blobs(mask, min_area=SHADE_AREA * area)
     if not big:

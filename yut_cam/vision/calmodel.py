@@ -1,0 +1,271 @@
+"""The calibration as a value: what the throw reader learned at a venue, and its file.
+
+:class:`Calibration` is written as a small JSON file of statistics plus the empty mat as a
+reduced, smoothed PNG beside it (``<name>.background.png``), and validated field by field
+when it is read back (:meth:`Calibration.load`), with messages naming the bad field.
+How a calibration is learned from three pictures is :mod:`yut_cam.vision.calibration`.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from yut_cam.vision import functional as F
+from yut_cam.vision.errors import CalibrationError
+
+VERSION = 1
+
+Point = tuple[float, float]
+
+
+# features of a stick patch that measure the same property (see functional.face_features)
+FEATURE_GROUPS = (("brightness", "chroma_a", "chroma_b"),
+                  ("across_shading", "across_curvature", "dark_fraction"),
+                  ("texture", "along_variation"))
+
+
+@dataclass(frozen=True)
+class FaceModel:
+    """Mean features of the flat (배) and round (등) faces and how much each varies."""
+
+    names: tuple[str, ...]
+    belly: tuple[float, ...]
+    back: tuple[float, ...]
+    spread: tuple[float, ...]
+    saturated: tuple[float, float] = (0.0, 0.0)  # largest blown-out share seen on 배, 등
+
+    def score(self, features: npt.NDArray[np.float64]) -> float:
+        """0 looks like 배, 1 like 등.
+
+        Each feature says where the stick lies between the two faces, weighted by how
+        well it separated them at calibration. Features that measure one thing (the
+        colour; the shading across a round face, which also turns with the stick against
+        the light; the surface texture) are first averaged within their group, so three
+        shading measures do not outvote the colour three to one."""
+        b, k, s = (np.asarray(v, np.float64) for v in (self.belly, self.back, self.spread))
+        diff = k - b
+        safe = np.where(np.abs(diff) < 1e-9, 1e-9, diff)
+        t = np.clip((features - b) / safe, -0.25, 1.25)
+        w = np.minimum((diff / s) ** 2, 100.0)
+        total, weight = 0.0, 0.0
+        for group in FEATURE_GROUPS:
+            idx = [self.names.index(n) for n in group if n in self.names]
+            gw = w[idx]
+            if float(gw.sum()) <= 1e-9:
+                continue
+            total += float(gw.max()) * float((gw * t[idx]).sum() / gw.sum())
+            weight += float(gw.max())
+        return total / max(weight, 1e-9)
+
+    def novelty(self, features: npt.NDArray[np.float64], back: bool) -> float:
+        """How far ``features`` lie from the face they are read as (``back``: 등), in spreads,
+        weighted as :meth:`score` weighs them: a patch holding a shadow, the mat's band or
+        another stick looks like neither face, whichever it is nearer to."""
+        b, k, s = (np.asarray(v, np.float64) for v in (self.belly, self.back, self.spread))
+        w = np.minimum(((k - b) / s) ** 2, 100.0)
+        z = np.abs(features - (k if back else b)) / s
+        return float((w * z).sum() / max(float(w.sum()), 1e-9))
+
+
+@dataclass(frozen=True)
+class MarkModel:
+    """Colour of the 빽도 mark (Lab, calibration light) and the share of an end it covers."""
+
+    mark_lab: tuple[float, float, float]
+    marked_fraction: float  # how much more of the marked end than of the other is mark-like
+    other_fraction: float  # the same, largest among the other sticks
+    threshold: float
+
+
+@dataclass(frozen=True)
+class Calibration:
+    image_size: tuple[int, int]  # (width, height) of the camera images
+    mat_polygon: tuple[Point, ...]
+    work_size: tuple[int, int]  # (width, height) segmentation runs at
+    segment: F.SegmentParams
+    stick_length: float  # full-resolution pixels
+    stick_width: float
+    faces: FaceModel
+    mark: MarkModel
+    background: npt.NDArray[np.uint8]  # empty mat at work_size, smoothed
+    # how far (px) the mat's true edge may lie inside and outside ``mat_polygon``: a found
+    # outline is as sure as its edge is clear; one given by the referee is taken as exact
+    mat_doubt: tuple[float, float] = (0.0, 0.0)
+
+    @property
+    def work_scale(self) -> float:
+        return self.work_size[0] / self.image_size[0]
+
+    @property
+    def stick_area(self) -> float:
+        return self.stick_length * self.stick_width
+
+    def to_dict(self, background_file: str) -> dict[str, Any]:
+        return {
+            "version": VERSION,
+            "image_size": list(self.image_size),
+            "mat_polygon": [[round(x, 1), round(y, 1)] for x, y in self.mat_polygon],
+            "mat_doubt": [round(v, 1) for v in self.mat_doubt],
+            "work_size": list(self.work_size),
+            "background": background_file,
+            "segment": {k: (bool(v) if isinstance(v, bool) else round(float(v), 5))
+                        for k, v in self.segment._asdict().items()},
+            "stick": {"length": round(self.stick_length, 2), "width": round(self.stick_width, 2)},
+            "faces": {"features": list(self.faces.names),
+                      "배": [round(v, 4) for v in self.faces.belly],
+                      "등": [round(v, 4) for v in self.faces.back],
+                      "spread": [round(v, 4) for v in self.faces.spread],
+                      "saturated": [round(v, 4) for v in self.faces.saturated]},
+            "mark": {"lab": [round(v, 2) for v in self.mark.mark_lab],
+                     "marked_fraction": round(self.mark.marked_fraction, 4),
+                     "other_fraction": round(self.mark.other_fraction, 4),
+                     "threshold": round(self.mark.threshold, 4)},
+        }
+
+    def save(self, path: str | Path) -> Path:
+        """Write ``path`` (JSON) and ``<stem>.background.png`` beside it; returns the PNG path."""
+        import cv2
+
+        path = Path(path)
+        bg_name = f"{path.stem}.background.png"
+        bg_path = path.with_name(bg_name)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if not cv2.imwrite(str(bg_path), self.background, [cv2.IMWRITE_PNG_COMPRESSION, 6]):
+            raise CalibrationError(f"cannot write {str(bg_path)!r}")
+        data = self.to_dict(bg_name)
+        lines = [f" {json.dumps(k)}: {json.dumps(v, ensure_ascii=False)}" for k, v in data.items()]
+        path.write_text("{\n" + ",\n".join(lines) + "\n}\n", encoding="utf-8")
+        return bg_path
+
+    @classmethod
+    def load(cls, path: str | Path) -> Calibration:
+        """Read and validate a calibration file (and its background picture)."""
+        import cv2
+
+        path = Path(path)
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            raise CalibrationError(f"calibration file {str(path)!r} does not exist") from None
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+            raise CalibrationError(f"calibration file {str(path)!r} is not readable JSON: {exc}") from None
+        if not isinstance(data, dict):
+            raise CalibrationError(f"calibration file {str(path)!r} must hold a JSON object")
+        where = f"calibration file {str(path)!r}"
+        version = _field(data, "version", where)
+        if version != VERSION:
+            raise CalibrationError(f"{where}: version {version!r} is not supported (expected {VERSION})")
+        image_size = _size(_field(data, "image_size", where), "image_size", where)
+        work_size = _size(_field(data, "work_size", where), "work_size", where)
+        polygon = _points(_field(data, "mat_polygon", where), where)
+        # files written before the outline carried its doubt take it as exact
+        doubt = tuple(_num(v, "mat_doubt", where)
+                      for v in _list(data.get("mat_doubt", [0.0, 0.0]), "mat_doubt", where))
+        if len(doubt) != 2 or min(doubt) < 0:
+            raise CalibrationError(f"{where}: mat_doubt needs 2 numbers of px >= 0 (inside, outside),"
+                                   f" got {list(doubt)!r}")
+        seg = _field(data, "segment", where)
+        try:
+            segment = F.SegmentParams(
+                lum_threshold=_num(_field(seg, "lum_threshold", where + " segment"), "lum_threshold", where),
+                chroma_threshold=_num(_field(seg, "chroma_threshold", where + " segment"), "chroma_threshold", where),
+                shadow_min=_num(_field(seg, "shadow_min", where + " segment"), "shadow_min", where),
+                shadow_chroma=_num(_field(seg, "shadow_chroma", where + " segment"), "shadow_chroma", where),
+                shadow_suppression=bool(_field(seg, "shadow_suppression", where + " segment")),
+                floor_lum_threshold=_num(_field(seg, "floor_lum_threshold", where + " segment"),
+                                         "floor_lum_threshold", where),
+                floor_chroma_threshold=_num(_field(seg, "floor_chroma_threshold", where + " segment"),
+                                            "floor_chroma_threshold", where),
+            )
+        except TypeError:
+            raise CalibrationError(f"{where}: 'segment' must be an object") from None
+        stick = _field(data, "stick", where)
+        length = _num(_field(stick, "length", where + " stick"), "stick length", where)
+        width = _num(_field(stick, "width", where + " stick"), "stick width", where)
+        if not 0 < width <= length:
+            raise CalibrationError(f"{where}: stick size {length!r} x {width!r} is impossible")
+        faces = _field(data, "faces", where)
+        names = tuple(str(n) for n in _field(faces, "features", where + " faces"))
+        vecs = [tuple(_num(v, f"faces {k}", where) for v in _list(_field(faces, k, where + " faces"), k, where))
+                for k in ("배", "등", "spread")]
+        if names != F.FEATURE_NAMES or any(len(v) != len(names) for v in vecs):
+            raise CalibrationError(f"{where}: face features {list(names)!r} do not match this reader "
+                                   f"({list(F.FEATURE_NAMES)!r}); calibrate again")
+        sat = tuple(_num(v, "faces saturated", where)
+                    for v in _list(_field(faces, "saturated", where + " faces"), "saturated", where))
+        if len(sat) != 2:
+            raise CalibrationError(f"{where}: faces 'saturated' needs 2 numbers (배, 등), got {list(sat)!r}")
+        if min(vecs[2]) <= 0:
+            raise CalibrationError(f"{where}: face 'spread' values must be positive")
+        mark = _field(data, "mark", where)
+        lab = tuple(_num(v, "mark lab", where) for v in _list(_field(mark, "lab", where + " mark"), "lab", where))
+        if len(lab) != 3:
+            raise CalibrationError(f"{where}: mark 'lab' needs 3 numbers, got {list(lab)!r}")
+        mark_model = MarkModel(
+            mark_lab=(lab[0], lab[1], lab[2]),
+            marked_fraction=_num(_field(mark, "marked_fraction", where + " mark"), "marked_fraction", where),
+            other_fraction=_num(_field(mark, "other_fraction", where + " mark"), "other_fraction", where),
+            threshold=_num(_field(mark, "threshold", where + " mark"), "threshold", where),
+        )
+        bg_name = _field(data, "background", where)
+        if not isinstance(bg_name, str) or not bg_name:
+            raise CalibrationError(f"{where}: 'background' must name a PNG file, not {bg_name!r}")
+        bg_path = path.parent / bg_name
+        read = cv2.imread(str(bg_path), cv2.IMREAD_COLOR) if bg_path.is_file() else None
+        background = None if read is None else np.asarray(read, np.uint8)
+        if background is None:
+            raise CalibrationError(f"{where}: background picture {str(bg_path)!r} is missing or unreadable")
+        if (background.shape[1], background.shape[0]) != work_size:
+            raise CalibrationError(
+                f"{where}: background picture {str(bg_path)!r} is {background.shape[1]}x{background.shape[0]},"
+                f" expected work_size {work_size[0]}x{work_size[1]}")
+        return cls(image_size=image_size, mat_polygon=tuple(polygon), work_size=work_size,
+                   segment=segment, stick_length=length, stick_width=width,
+                   faces=FaceModel(names, vecs[0], vecs[1], vecs[2], (sat[0], sat[1])), mark=mark_model,
+                   background=background, mat_doubt=(doubt[0], doubt[1]))
+
+
+def _field(obj: Any, name: str, where: str) -> Any:
+    if not isinstance(obj, dict):
+        raise CalibrationError(f"{where}: expected an object holding {name!r}, got {obj!r:.60}")
+    if name not in obj:
+        raise CalibrationError(f"{where}: missing field {name!r}")
+    return obj[name]
+
+
+def _num(v: Any, name: str, where: str) -> float:
+    if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v):
+        raise CalibrationError(f"{where}: {name} must be a number, not {v!r}")
+    return float(v)
+
+
+def _list(v: Any, name: str, where: str) -> list[Any]:
+    if not isinstance(v, list):
+        raise CalibrationError(f"{where}: {name} must be a list, not {v!r:.60}")
+    return v
+
+
+def _size(v: Any, name: str, where: str) -> tuple[int, int]:
+    if (not isinstance(v, list) or len(v) != 2
+            or not all(isinstance(x, int) and not isinstance(x, bool) and x > 0 for x in v)):
+        raise CalibrationError(f"{where}: {name} must be [width, height] in pixels, not {v!r}")
+    return int(v[0]), int(v[1])
+
+
+def _points(v: Any, where: str) -> list[Point]:
+    pts = _list(v, "mat_polygon", where)
+    if len(pts) < 3:
+        raise CalibrationError(f"{where}: mat_polygon needs at least 3 corners, got {len(pts)}")
+    out = []
+    for p in pts:
+        if not isinstance(p, list) or len(p) != 2:
+            raise CalibrationError(f"{where}: mat_polygon corner {p!r} is not [x, y]")
+        out.append((_num(p[0], "mat_polygon x", where), _num(p[1], "mat_polygon y", where)))
+    return out
