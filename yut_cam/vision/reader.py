@@ -147,19 +147,19 @@ def _doubled(rects: list[F.Rect], width: float) -> bool:
     return False
 
 
-def _orphan_shade(mask: npt.NDArray[np.uint8], d_lum: F.F32, d_chroma: F.F32, cal: Calibration,
-                  on_mat: npt.NDArray[np.uint8], radius: int) -> npt.NDArray[np.uint8]:
+def _orphan_shade(mask: npt.NDArray[np.uint8], differs: npt.NDArray[np.uint8], cal: Calibration,
+                  radius: int) -> npt.NDArray[np.uint8]:
     """Regions the shadow test took out whole that are one stick's size and shape (with the
     shadow it casts) and touch nothing that could cast them: a stick darker than the ground
     with nearly its colour (a grey stick on a beige floor), not a shadow. A stick's own
-    shadow lies against it; a bystander's is far larger than a stick."""
-    p = cal.segment
+    shadow lies against it; a bystander's is far larger than a stick. ``differs`` is what
+    differs from the empty mat at all (no shadow test)."""
     out = np.zeros_like(mask)
-    if not p.shadow_suppression:
+    if not cal.segment.shadow_suppression:
         return out
     s = cal.work_scale
     length, width = cal.stick_length * s, cal.stick_width * s
-    every = F.clean_mask(F.foreground_mask(d_lum, d_chroma, p._replace(shadow_suppression=False), on_mat), radius)
+    every = F.clean_mask(differs, radius)
     for b in F.blobs(every, min_area=0.4 * length * width):
         if b.area > 2.5 * length * width:
             continue
@@ -254,7 +254,7 @@ def read_image(image_bgr: npt.NDArray[np.uint8], calibration: Calibration) -> Re
     fg_raw = F.foreground_mask(d_lum, d_chroma, cal.segment, on_mat)  # before cleaning: thin marks kept
     # what differs from the empty mat at all: a dark mark passes the shadow test, the mat does not
     differs = F.foreground_mask(d_lum, d_chroma, cal.segment._replace(shadow_suppression=False), on_mat)
-    mask = mask | _orphan_shade(mask, d_lum, d_chroma, cal, on_mat, radius)
+    mask = mask | _orphan_shade(mask, differs, cal, radius)
     lab = cv2.cvtColor(work, cv2.COLOR_BGR2LAB).astype(np.float32)
     found = _find(mask, lab, (d_lum, d_chroma), cal, reasons)
 
