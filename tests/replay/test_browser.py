@@ -18,14 +18,7 @@ from tests.replay.gen import Driver
 from yut_cam.replay import timeline as tl
 from yut_cam.replay.web import create_replay_app
 
-CHROMIUM = Path("/usr/bin/chromium")
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-        "--disable-sync"]
-
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(not CHROMIUM.exists(), reason="needs /usr/bin/chromium (apt-get install chromium)"),
-]
+pytestmark = pytest.mark.browser
 
 
 @pytest.fixture(scope="module")
@@ -62,18 +55,6 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]
         thread.join(timeout=5)
 
 
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        try:
-            yield b
-        finally:
-            b.close()
-
-
 def _board(page: Any) -> Counter[tuple[int, str, int]]:
     nodes = page.eval_on_selector_all(
         "#board g.piece[data-at]",
@@ -94,8 +75,8 @@ def _state(served: dict[str, Any], k: int) -> dict[str, Any]:
     return served["steps"][k - 1].to_json()["state"]
 
 
-def test_keyboard_steps_through_the_match(served: dict[str, Any], browser: Any) -> None:
-    page = browser.new_page(viewport={"width": 1400, "height": 900})
+def test_keyboard_steps_through_the_match(served: dict[str, Any], chromium: Any) -> None:
+    page = chromium.new_page(viewport={"width": 1400, "height": 900})
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
     requests: list[str] = []
@@ -145,8 +126,8 @@ def test_keyboard_steps_through_the_match(served: dict[str, Any], browser: Any) 
     page.close()
 
 
-def test_throw_step_shows_the_capture_with_the_reading(served: dict[str, Any], browser: Any) -> None:
-    page = browser.new_page(viewport={"width": 1400, "height": 900})
+def test_throw_step_shows_the_capture_with_the_reading(served: dict[str, Any], chromium: Any) -> None:
+    page = chromium.new_page(viewport={"width": 1400, "height": 900})
     throw = served["throw"]
     page.goto(served["url"] + f"/replay/1#step={throw.index}")
     page.wait_for_selector("body[data-ready='1']")

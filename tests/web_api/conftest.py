@@ -14,21 +14,13 @@ from flask.testing import FlaskClient, FlaskCliRunner
 
 from werkzeug.security import generate_password_hash
 
+from tests.web_live import DEFAULT_HEADER
 from yut_cam.web import close_app, create_app
 
 PIN = "4321"
 #: cheap scrypt parameters for tests only (production uses werkzeug's defaults)
 PIN_HASH = generate_password_hash(PIN, method="scrypt:1024:8:1")
-HEADER: dict[str, Any] = {
-    "v": 1,
-    "type": "match",
-    "rules": "official",
-    "teams": [
-        {"name": "청룡", "throwers": ["가람", "나래", "다온"], "mover": "마루", "reserves": ["바다"]},
-        {"name": "백호", "throwers": ["라온", "보람", "새봄"], "mover": "소리", "reserves": []},
-    ],
-    "first": 0,
-}
+HEADER: dict[str, Any] = DEFAULT_HEADER  # the live server's sample match, for the in-process app
 
 TEMPLATES = {
     "scoreboard.html": "scoreboard match={{ match_id }} referee={{ is_referee }}",

@@ -1,8 +1,5 @@
-"""Real-browser fixtures: Debian's chromium driven by Playwright (sync API); no browser downloads.
-
-Every test here is marked ``browser``; without /usr/bin/chromium they skip with the reason
-(CI installs it with apt-get, see .ci/run).
-"""
+"""Real-browser fixtures on the shared ``chromium`` (tests/browser.py): a page per browser
+context, and where screenshots go. Every test here is marked ``browser``."""
 
 from __future__ import annotations
 
@@ -14,30 +11,8 @@ from typing import Any
 
 import pytest
 
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 #: Waiting for something the server pushes: generous, the tests wait for the DOM, never sleep.
 PUSH_TIMEOUT_MS = 10_000
-
-
-@pytest.fixture(scope="session")
-def chromium() -> Iterator[Any]:
-    if not CHROMIUM.exists():
-        pytest.skip(f"{CHROMIUM} is missing: install Debian's chromium (apt-get install chromium) to run browser tests")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        try:
-            yield browser
-        finally:
-            browser.close()
 
 
 @pytest.fixture

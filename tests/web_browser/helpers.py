@@ -25,7 +25,7 @@ def console(open_page: Callable[..., Any], server: LiveServer, match_id: int, si
     login(page, server, server.pin)
     page.wait_for_url(re.compile(r"/referee(\?.*)?$"))
     page.goto(f"{server.url}/referee?m={match_id}")
-    page.wait_for_selector(f'body[data-seq]')
+    page.wait_for_selector("body[data-seq]")
     return page
 
 
@@ -34,6 +34,12 @@ def scoreboard(open_page: Callable[..., Any], server: LiveServer, match_id: int,
     page.goto(f"{server.url}/m/{match_id}")
     page.wait_for_selector("body[data-seq]")
     return page
+
+
+def new_match_on_both(open_page: Callable[..., Any], server: LiveServer) -> tuple[int, Any, Any]:
+    """A new match, with its scoreboard and the referee's console open on it."""
+    match_id = server.create_match()
+    return match_id, scoreboard(open_page, server, match_id), console(open_page, server, match_id)
 
 
 def live_state(server: LiveServer, match_id: int) -> Any:

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from tests.web_browser.helpers import BAD_PIN, console, js_errors, live_state, login, scoreboard
+from tests.web_browser.helpers import BAD_PIN, console, js_errors, live_state, login, new_match_on_both, scoreboard
 from tests.web_live import LiveServer
 
 pytestmark = pytest.mark.browser
@@ -60,9 +60,7 @@ def test_move_made_in_console_appears_on_scoreboard(
     live_server_module: LiveServer, open_page: Callable[..., Any]
 ) -> None:
     server = live_server_module
-    match_id = server.create_match()
-    board_page = scoreboard(open_page, server, match_id)
-    ref = console(open_page, server, match_id)
+    match_id, board_page, ref = new_match_on_both(open_page, server)
 
     server.post_event(match_id, {"type": "throw", "team": 0, "result": "개"})
     # watch for the gliding piece (deterministic: a MutationObserver notes its keyframes)
@@ -110,9 +108,7 @@ def test_camera_reading_is_confirmed_or_corrected_with_one_tap(
     live_server_module: LiveServer, open_page: Callable[..., Any]
 ) -> None:
     server = live_server_module
-    match_id = server.create_match()
-    board_page = scoreboard(open_page, server, match_id)
-    ref = console(open_page, server, match_id)
+    match_id, board_page, ref = new_match_on_both(open_page, server)
 
     server.inject_reading(match_id, result="걸", confidence=0.93)
     board_page.wait_for_selector("#reading:not([hidden])")
@@ -225,9 +221,7 @@ def test_undo_substitution_and_timeout_from_console(
     live_server_module: LiveServer, open_page: Callable[..., Any]
 ) -> None:
     server = live_server_module
-    match_id = server.create_match()
-    board_page = scoreboard(open_page, server, match_id)
-    ref = console(open_page, server, match_id)
+    match_id, board_page, ref = new_match_on_both(open_page, server)
 
     # a wrong result confirmed by mistake is undone (and the undo stays in the record)
     ref.click('#results .result[data-result="모"]')
