@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import copy
+import math
+import random
 from pathlib import Path
 from typing import Any
 
@@ -239,6 +241,40 @@ def test_timer_reads_the_mock_pins(client: FlaskClient, referee: Referee, match_
     referee.ok(match_id, {"type": "stoppage", "reason": "부상"})
     timer = client.get("/api/timer").json
     assert timer["match"] in ("18:59", "18 59")
+
+
+def _seconds(mm_ss: str) -> int:
+    return int(mm_ss[:2]) * 60 + int(mm_ss[3:5])
+
+
+@pytest.mark.parametrize("hardware", ["mock"])
+def test_timer_shows_the_match_clocks_second(app: Flask, client: FlaskClient, referee: Referee, match_id: int,
+                                             clock: Any) -> None:
+    """Driven by the service's clock and woken when it asks (on time or a little late), the
+    digits read back from the mock pins show the match clock's remaining seconds rounded up,
+    at every wake-up and just before the next one, through a stoppage: the LED does not
+    trail the match clock."""
+    driver = app.extensions["yut_cam.hardware"].driver
+    rng = random.Random(20261130)
+
+    def led_and_clock() -> tuple[int, int]:
+        remaining = client.get(f"/api/matches/{match_id}").json["clock_sync"]["remaining"]
+        return _seconds(client.get("/api/timer").json["match"]), math.ceil(remaining)
+
+    due = driver.refresh()
+    for step in range(240):
+        if step in (80, 120):
+            referee.ok(match_id, {"type": "stoppage", "reason": "부상"} if step == 80 else {"type": "resume"})
+            due = driver.refresh()
+        assert due is not None
+        if due > clock.monotonic() + 0.002:
+            clock.advance(due - clock.monotonic() - 0.001)
+            led, match = led_and_clock()
+            assert led == match, f"just before a change, {clock.monotonic() - 1000:.3f} s in"
+        clock.advance(max(0.0, due - clock.monotonic()) + rng.choice([0.0, 0.0005, 0.02, 0.1]))
+        due = driver.refresh()
+        led, match = led_and_clock()
+        assert led == match, f"at a wake-up, {clock.monotonic() - 1000:.3f} s in"
 
 
 def test_timer_without_hardware(client: FlaskClient) -> None:

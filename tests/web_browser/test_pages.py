@@ -5,6 +5,7 @@ One server for the module (``live_server_module``); each test opens its own matc
 
 from __future__ import annotations
 
+import random
 import re
 from collections.abc import Callable
 from typing import Any
@@ -13,6 +14,8 @@ import pytest
 
 from tests.web_browser.helpers import BAD_PIN, console, js_errors, live_state, login, new_match_on_both, scoreboard
 from tests.web_live import LiveServer
+from yut_cam.hardware.display import compose
+from yut_cam.hardware.timer import TimerState
 
 pytestmark = pytest.mark.browser
 
@@ -289,8 +292,10 @@ def test_time_up_shows_the_judged_result(live_server_module: LiveServer, open_pa
 
 CLOCK_CASES = [
     (1200, "20:00"),
-    (1199.01, "19:59"),
+    (1199.01, "20:00"),  # seconds rounded up, as on the LED timer
+    (1199, "19:59"),
     (61, "01:01"),
+    (60.5, "01:01"),
     (60, "01:00"),
     (59.99, "00:59.9"),
     (9.05, "00:09.0"),
@@ -307,6 +312,57 @@ def test_clock_format_tenths_in_the_last_minute(live_server_module: LiveServer, 
         CLOCK_CASES,
     )
     assert got == [text for _, text in CLOCK_CASES]
+
+
+def _led_match_text(remaining: float) -> str:
+    return compose(TimerState(match_remaining=remaining), 0.0).match_text
+
+
+def test_screens_show_the_same_second_as_the_led_timer(live_server_module: LiveServer,
+                                                       open_page: Callable[..., Any]) -> None:
+    """Above the last minute the screens' MM:SS is what the LED shows (display.compose), on
+    whole seconds, just past them and just before them (the console once rounded down)."""
+    rng = random.Random(20261130)
+    cases = [1200.0, 1199.999, 1199.001, 1199.0, 1083.0, 1082.5, 61.0, 60.001, 60.0]
+    cases += [round(rng.uniform(60, 1200), 3) for _ in range(40)]
+    page = open_page(390, 844)
+    page.goto(live_server_module.url + "/api/board")
+    got = page.evaluate(
+        "async (cases) => { const m = await import('/static/live.js'); return cases.map(m.formatClock); }", cases
+    )
+    assert dict(zip(cases, got)) == {r: _led_match_text(r) for r in cases}
+
+
+def test_console_led_panel_follows_the_timer(live_server_module: LiveServer, open_page: Callable[..., Any]) -> None:
+    """The console's LED panel asks for /api/timer at least every 0.25 s of page time and
+    shows each answer (page time is Playwright's fake clock; the answers are routed)."""
+    server = live_server_module
+    page = console(open_page, server, server.create_match())
+    asked: list[int] = []
+    now = [0]
+
+    def answer(route: Any) -> None:
+        asked.append(now[0])
+        seconds = 1199 - len(asked)
+        route.fulfill(json={"text": f"{seconds // 60:02d}:{seconds % 60:02d} 10", "match": "", "shot": "10",
+                            "alert": False})
+
+    page.route("**/api/timer", answer)
+    page.clock.install()
+    page.reload()
+    page.wait_for_selector("body[data-seq]")
+    page.clock.pause_at(page.evaluate("Date.now()") + 1000)
+    asked.clear()
+    shown: set[str] = set()
+    step = 50
+    for _ in range(60):  # 3 s of page time
+        page.clock.run_for(step)
+        now[0] += step
+        shown.add(page.inner_text("#led-text"))
+    gaps = [b - a for a, b in zip(asked, asked[1:])]
+    assert len(asked) >= 12 and max(gaps) <= 250, asked
+    answers = [1199 - n for n in range(1, len(asked))]  # all but the last, which may be on its way
+    assert {f"{s // 60:02d}:{s % 60:02d} 10" for s in answers} <= shown
 
 
 def test_piece_finishes_through_the_console(live_server_module: LiveServer, open_page: Callable[..., Any]) -> None:

@@ -376,9 +376,15 @@ function loop(now) {
   requestAnimationFrame(loop);
 }
 
+// The LED changes every half second (the colon blinks) and the shot clock's seconds turn at
+// their own phase: a request every 200 ms (counted from the previous one's start) keeps the
+// read-back within a quarter second of the LED (once a second, it trailed by up to a second).
+const LED_POLL_MS = 200;
+
 async function pollLed() {
   // what the physical LED timer shows, read back from the timer driver
   for (;;) {
+    const started = Date.now();
     if (!document.hidden && matchId) {
       let text = null;
       try {
@@ -389,7 +395,7 @@ async function pollLed() {
       $("led-text").textContent = text ?? "없음";
       $("led-text").classList.toggle("off", text === null);
     }
-    await new Promise((res) => setTimeout(res, 1000));
+    await new Promise((res) => setTimeout(res, Math.max(0, started + LED_POLL_MS - Date.now())));
   }
 }
 

@@ -23,11 +23,13 @@ export const DECIDED_BY = {
 export const MATCH_SECONDS = 1200;
 export const TIMEOUT_SECONDS = 40;
 
-/** MM:SS, tenths in the last minute (as official clocks do). */
+/** MM:SS with the seconds rounded up, as the LED timer shows them (20:00 for the whole
+ * first second, firmware/WIRING.md), so screens and LED show the same second; tenths in the
+ * last minute (as official clocks do). */
 export function formatClock(seconds) {
   const s = Math.max(0, seconds);
   if (s < 60) return `00:${(Math.floor(s * 10) / 10).toFixed(1).padStart(4, "0")}`;
-  const whole = Math.floor(s);
+  const whole = Math.ceil(s);
   return `${String(Math.floor(whole / 60)).padStart(2, "0")}:${String(whole % 60).padStart(2, "0")}`;
 }
 
