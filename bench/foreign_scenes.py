@@ -629,6 +629,7 @@ def read_throw(rec: dict[str, Any], image: U8, cal: Any, dump: str | None) -> di
     if cal is None:
         rec.update(read=None, flagged=None, reasons=())
         return rec
+    rec["cal_mark"] = cal.mark is not None  # without it, one stick 배 up goes to the referee
     try:
         r = read_image(image, cal)
         rec.update(read=r.result, flagged=r.needs_referee, reasons=tuple(r.reasons),
@@ -686,6 +687,13 @@ def report(records: list[dict[str, Any]]) -> list[str]:
     modes = Counter(r["cal_mode"] for r in styles.values())
     lines.append(f"calibration: {len(styles)} styles, found the mat itself {modes['auto']}, "
                  f"needed the true polygon {modes['polygon']}, failed {modes['failed']}")
+    markless = sorted(k for k, r in styles.items() if r.get("cal_mark") is False)
+    if markless:
+        ones = [r for r in records if r["style"] in markless and r["read"] is not None
+                and sum(f == "배" for f in r["read_faces"]) == 1]
+        lines.append(f"calibrated without the 빽도 mark (it did not show): {len(markless)} styles; their throws"
+                     f" read with one stick 배 up: {len(ones)}, handed to the referee"
+                     f" {sum(bool(r['flagged']) for r in ones)}")
     covers = [r["mat_cover"] for r in styles.values() if r["cal_mode"] == "auto"]
     if covers:
         short = [f"{r['style']}({r['mat_cover']:.2f}{', band' if r['band'] else ''})" for r in styles.values()

@@ -55,9 +55,17 @@ def test_renderer_is_seeded() -> None:
 
 
 def test_most_styles_calibrate(records: list[dict[str, Any]]) -> None:
-    # measured: 5 of 6 (one set's 빽도 mark, a thin ring, was refused as not distinct)
+    # measured: 6 of 6, one of them without its 빽도 mark (a thin ring, not distinct)
     styles = {r["style"]: r["cal_mode"] for r in records}
     assert sum(m != "failed" for m in styles.values()) >= 5, styles
+
+
+def test_without_the_mark_every_throw_with_one_stick_up_is_handed_over(records: list[dict[str, Any]]) -> None:
+    # (a throw with a stick wholly off the mat is 낙 whatever the mark)
+    ones = [r for r in _read(records) if r.get("cal_mark") is False and r["read_faces"].count("배") == 1
+            and r["read"] != "낙"]
+    assert ones, "a style of this set calibrates without its mark (measured: 4 such throws)"
+    assert all(r["flagged"] and any("빽도 mark not learned" in why for why in r["reasons"]) for r in ones), ones
 
 
 def test_nak_is_never_read_as_playable_when_unflagged(records: list[dict[str, Any]]) -> None:
@@ -79,4 +87,6 @@ def test_all_cases_unflagged_exact_and_flag_share(records: list[dict[str, Any]])
     un = [r for r in read if not r["flagged"]]
     exact = sum(r["read"] == r["truth"] for r in un)
     assert exact >= 0.85 * len(un), [(r["case"], r["truth"], r["read"]) for r in un if r["read"] != r["truth"]]
-    assert len(read) - len(un) <= 0.2 * len(read)
+    # the flag share of venues that read the mark (without it, one stick 배 up always asks)
+    marked = [r for r in read if r.get("cal_mark")]
+    assert sum(bool(r["flagged"]) for r in marked) <= 0.2 * len(marked)

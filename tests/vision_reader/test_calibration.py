@@ -66,6 +66,7 @@ def test_round_trip(cal: Calibration, tmp_path: Path) -> None:
     assert np.array_equal(back.background, cal.background)
     assert back.faces.score(np.array(cal.faces.back)) == pytest.approx(
         cal.faces.score(np.array(cal.faces.back)), abs=0.01)
+    assert back.mark is not None and cal.mark is not None
     assert back.mark.threshold == pytest.approx(cal.mark.threshold, abs=1e-3)
     assert back.segment.shadow_suppression == cal.segment.shadow_suppression
     assert back.mat_doubt == pytest.approx(cal.mat_doubt, abs=0.05)
@@ -165,12 +166,45 @@ def test_refuses_touching_sticks(triplet: tuple[np.ndarray, np.ndarray, np.ndarr
         calibrate(empty, S.render(sticks, 5), back)
 
 
-def test_refuses_unmarked_set(triplet: tuple[np.ndarray, np.ndarray, np.ndarray]) -> None:
+@pytest.fixture(scope="module")
+def unmarked(triplet: tuple[np.ndarray, np.ndarray, np.ndarray]) -> Calibration:
+    """A set whose 빽도 mark does not show in the belly picture (here: no stick carries one)."""
     empty, _, back = triplet
     spots = [(400, 250, 20), (800, 230, 100), (420, 500, 160), (850, 520, 60)]
     plain = S.render([S.Stick(x, y, a, "배") for x, y, a in spots], 6)
-    with pytest.raises(CalibrationError, match="빽도 mark"):
-        calibrate(empty, plain, back)
+    return calibrate(empty, plain, back)
+
+
+def test_a_set_without_a_visible_mark_calibrates_and_says_what_it_cannot_read(unmarked: Calibration) -> None:
+    assert unmarked.mark is None
+    assert "cannot tell which stick carries the 빽도 mark" in unmarked.mark_problem
+    (warning,) = unmarked.warnings
+    assert "빽도 mark was not learned" in warning and "retake the 배 picture" in warning
+
+
+def test_a_learned_mark_warns_of_nothing(cal: Calibration) -> None:
+    assert cal.mark is not None and cal.mark_problem == "" and cal.warnings == ()
+
+
+def test_round_trip_without_a_mark(unmarked: Calibration, tmp_path: Path) -> None:
+    unmarked.save(tmp_path / "venue.json")
+    data = json.loads((tmp_path / "venue.json").read_text(encoding="utf-8"))
+    assert data["mark"] is None and data["mark_problem"] == unmarked.mark_problem
+    back = Calibration.load(tmp_path / "venue.json")
+    assert back.mark is None and back.mark_problem == unmarked.mark_problem
+
+
+@pytest.mark.parametrize("problem", [None, "", "  ", 3])
+def test_a_null_mark_must_say_why(unmarked: Calibration, tmp_path: Path, problem: object) -> None:
+    unmarked.save(tmp_path / "venue.json")
+    data = json.loads((tmp_path / "venue.json").read_text(encoding="utf-8"))
+    if problem is None:
+        del data["mark_problem"]
+    else:
+        data["mark_problem"] = problem
+    (tmp_path / "venue.json").write_text(json.dumps(data), encoding="utf-8")
+    with pytest.raises(CalibrationError, match="'mark' is null but 'mark_problem' does not say why"):
+        Calibration.load(tmp_path / "venue.json")
 
 
 def test_refuses_belly_and_back_swapped_for_the_same(triplet: tuple[np.ndarray, np.ndarray, np.ndarray]) -> None:

@@ -127,3 +127,16 @@ def test_demo_calibration_reads_the_demo_style(capsys: pytest.CaptureFixture[str
         r = read_image(img, cal)
         right += r.result == truth.result and not r.needs_referee
     assert right >= 5
+
+
+def test_calibrate_without_a_visible_mark_writes_and_warns(shots: Path, tmp_path: Path,
+                                                          capsys: pytest.CaptureFixture[str]) -> None:
+    spots = [(400, 250, 20), (800, 230, 100), (420, 500, 160), (850, 520, 60)]
+    cv2.imwrite(str(tmp_path / "plain.jpg"), S.render([S.Stick(x, y, a, "배") for x, y, a in spots], 6),
+                [cv2.IMWRITE_JPEG_QUALITY, 92])
+    out = tmp_path / "venue.json"
+    assert main(["calibrate", "--empty", str(shots / "empty.jpg"), "--belly", str(tmp_path / "plain.jpg"),
+                 "--back", str(shots / "back.jpg"), "--out", str(out)]) == 0
+    assert json.loads(out.read_text(encoding="utf-8"))["mark"] is None
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("yut-cam calibrate: warning: the 빽도 mark was not learned"), err

@@ -42,6 +42,28 @@ def test_simple_scenes(cal: Calibration, faces: str, marked: int | None, expecte
     assert r.confidence > 0.8
 
 
+@pytest.fixture(scope="module")
+def unmarked_cal() -> Calibration:
+    """Calibrated on a belly picture where no stick shows the 빽도 mark."""
+    empty, _, back = S.calibration_set()
+    spots = [(400, 250, 20), (800, 230, 100), (420, 500, 160), (850, 520, 60)]
+    return calibrate(empty, S.render([S.Stick(x, y, a, "배") for x, y, a in spots], 6), back)
+
+
+@pytest.mark.parametrize(("faces", "marked", "expected", "asks"), [
+    ("배등등등", 0, "도", True),  # the one 배 stick may be the marked one: the referee says
+    ("등배등등", None, "도", True),
+    ("배배등등", 1, "개", False),  # the mark only matters when one stick is 배 up
+    ("등등등등", None, "모", False),
+])
+def test_without_a_learned_mark_one_stick_up_goes_to_the_referee(
+        unmarked_cal: Calibration, faces: str, marked: int | None, expected: str, asks: bool) -> None:
+    r = read_image(S.render(S.four(faces, marked, seed=3), seed=9), unmarked_cal)
+    assert r.result == expected
+    assert r.needs_referee == asks, r.reasons
+    assert any("빽도 mark not learned at calibration" in why for why in r.reasons) == asks
+
+
 def test_light_change_since_calibration(cal: Calibration) -> None:
     # warmer and 25% darker than at calibration
     img = S.render(S.four("배배등등", 0, seed=3), seed=13, gain=(0.65, 0.75, 0.85))

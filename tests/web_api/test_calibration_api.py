@@ -162,6 +162,7 @@ def test_calibrate_with_the_referees_mat_and_the_camera_reads_with_it(
     assert out["ok"] is True and out["applied"] is True and out["image_size"] == list(SIZE)
     assert sorted(map(tuple, out["mat"])) == sorted((round(x, 1), round(y, 1)) for x, y in venue.mat)
     assert 10 < out["stick_length_px"] < SIZE[0]
+    assert out["warnings"] == [] and out["warnings_ko"] == []  # the mark was learned
     path = Path(app.config["CALIBRATION"])
     assert path.is_file() and not Path(str(path) + ".bak").exists()
     # hot swap: the next throw is read with the new calibration
@@ -282,3 +283,37 @@ def test_automatic_mat_finding_passes_no_polygon_and_explains_a_miss(
     assert resp.status_code == 422 and resp.json["error"].startswith("빈 멍석 사진에서 멍석을 찾지 못했습니다")
     assert "cannot find the mat" in resp.json["error_en"]
     assert not Path(app.config["CALIBRATION"]).exists()
+
+
+def test_a_set_whose_mark_does_not_show_calibrates_with_a_warning(
+        app: Flask, referee: Referee, rig: Rig) -> None:
+    """The 빽도 mark painted the colour of the wood: the camera still reads the venue, and the
+    console says plainly that the referee decides 도 or 빽도."""
+    import dataclasses
+
+    from yut_cam.vision import synth
+    from yut_cam.vision.calibration import calibrate
+    from yut_cam.vision.errors import CalibrationError
+
+    for seed in range(20261130, 20261160):
+        style = synth.random_style(np.random.default_rng(seed))
+        style = dataclasses.replace(style, mark_color=style.wood)
+        shots = synth.render_calibration(style, SIZE)
+        try:
+            if calibrate(_jpeg(shots.empty), _jpeg(shots.belly), _jpeg(shots.back),
+                         list(shots.mat_polygon)).mark is None:
+                break
+        except CalibrationError:
+            continue
+    else:
+        pytest.fail("no generated venue without a visible mark calibrates")
+    photograph(referee, rig, Venue(shots.empty, shots.belly, shots.back,
+                                   [[x, y] for x, y in shots.mat_polygon], [], ""))
+    resp = referee.post("/api/calibration", {"mat": [[x, y] for x, y in shots.mat_polygon]})
+    assert resp.status_code == 200, resp.json
+    assert resp.json["ok"] is True and rig.loop.calibration is not None and rig.loop.calibration.mark is None
+    (warning,) = resp.json["warnings"]
+    assert "빽도 mark was not learned" in warning
+    (ko,) = resp.json["warnings_ko"]
+    assert "빽도 표시를 배우지 못했습니다" in ko
+    assert referee.client.get("/api/calibration").json["warnings_ko"] == [ko]

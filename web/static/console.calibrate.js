@@ -120,7 +120,8 @@ function refresh() {
   $("cal-run").textContent = cal.busy ? "보정하는 중…" : "보정하기";
   const c = cal.current;
   $("cal-now").textContent = c?.calibrated
-    ? `지금 보정: 멍석 ${c.mat.length}점 · 윷 길이 ${Math.round(c.stick_length_px)} px`
+    ? `지금 보정: 멍석 ${c.mat.length}점 · 윷 길이 ${Math.round(c.stick_length_px)} px` +
+      ((c.warnings_ko || []).length ? " · 빽도 표시 없음: 배 하나는 심판이 정합니다" : "")
     : (c?.problem ? "보정 파일에 문제가 있습니다" : "아직 보정하지 않았습니다");
   drawStage();
 }
@@ -166,8 +167,12 @@ async function run() {
       return;
     }
     cal.result = r.data.mat;
-    say("good", "보정했습니다 ✓", `멍석 ${r.data.mat.length}점 · 윷 길이 ${Math.round(r.data.stick_length_px)} px` +
-      (r.data.applied ? " · 다음 던지기부터 카메라가 이 보정으로 읽습니다" : ""));
+    const done = `멍석 ${r.data.mat.length}점 · 윷 길이 ${Math.round(r.data.stick_length_px)} px` +
+      (r.data.applied ? " · 다음 던지기부터 카메라가 이 보정으로 읽습니다" : "");
+    const warnings = r.data.warnings_ko || [];
+    // calibrated, but something it cannot read: say it plainly, in amber
+    if (warnings.length) say("warn", "보정했습니다 (주의)", [done, ...warnings].join(" · "));
+    else say("good", "보정했습니다 ✓", done);
     await load();
   } finally {
     cal.busy = false;

@@ -71,6 +71,8 @@ def _calibrate(args: argparse.Namespace) -> int:
     print(f"wrote {args.out} and {bg.name}: mat of {len(cal.mat_polygon)} corners, "
           f"sticks {cal.stick_length:.0f}x{cal.stick_width:.0f} px, "
           f"shadow suppression {'on' if cal.segment.shadow_suppression else 'off'}")
+    for warning in cal.warnings:
+        print(f"yut-cam calibrate: warning: {warning}", file=sys.stderr)
     return 0
 
 

@@ -3,8 +3,9 @@
 ``calibrate(empty, belly, back)`` learns, under this light and this camera:
 the mat's outline (and how far its true edge may lie from a found outline: ``mat_doubt``),
 the empty mat (background), the size of a stick, how the flat (배) and round (등) faces
-look, and how the 빽도 mark looks (the one belly-up stick that differs at one end). The
-result, :class:`Calibration`, and its file are :mod:`yut_cam.vision.calmodel`.
+look, and how the 빽도 mark looks (the one belly-up stick that differs at one end; when no
+stick does clearly, the calibration carries no mark and says why). The result,
+:class:`Calibration`, and its file are :mod:`yut_cam.vision.calmodel`.
 """
 
 from __future__ import annotations
@@ -226,10 +227,17 @@ def calibrate(empty: npt.NDArray[np.uint8], belly: npt.NDArray[np.uint8], back: 
         max(F.saturated_fraction(F.stick_patch(back, F.inner(r.scaled(1 / scale)), PATCH_SIZE)) for r in back_rects)))
     differs = F.foreground_mask(d_l, d_c, params._replace(shadow_suppression=False), on_mat)  # a dark mark too
     belly_fg = [(F.stick_patch(differs, F.inner(r), PATCH_SIZE) > 127).astype(np.uint8) for r in belly_rects]
-    mark = _mark_model(belly_patches, belly_fg)
+    # a mark too faint or too small to tell from this picture does not stop the camera
+    # reading: the calibration says so, and the reader asks the referee 도 or 빽도
+    mark: MarkModel | None = None
+    mark_problem = ""
+    try:
+        mark = _mark_model(belly_patches, belly_fg)
+    except CalibrationError as exc:
+        mark_problem = str(exc)
     return Calibration(image_size=size, mat_polygon=tuple(polygon), work_size=work_size,
                        segment=params, stick_length=length, stick_width=width, faces=faces,
-                       mark=mark, background=background, mat_doubt=doubt)
+                       mark=mark, background=background, mat_doubt=doubt, mark_problem=mark_problem)
 
 
 def _shadow_params(params: F.SegmentParams,

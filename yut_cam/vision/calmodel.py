@@ -93,11 +93,23 @@ class Calibration:
     stick_length: float  # full-resolution pixels
     stick_width: float
     faces: FaceModel
-    mark: MarkModel
+    # None when the belly picture did not show the 빽도 mark clearly (``mark_problem`` says
+    # how): the reader then hands every throw with one stick 배 up to the referee
+    mark: MarkModel | None
     background: npt.NDArray[np.uint8]  # empty mat at work_size, smoothed
     # how far (px) the mat's true edge may lie inside and outside ``mat_polygon``: a found
     # outline is as sure as its edge is clear; one given by the referee is taken as exact
     mat_doubt: tuple[float, float] = (0.0, 0.0)
+    mark_problem: str = ""
+
+    @property
+    def warnings(self) -> tuple[str, ...]:
+        """What this calibration cannot do, for whoever made it (CLI, console)."""
+        if self.mark is not None:
+            return ()
+        return (f"the 빽도 mark was not learned ({self.mark_problem}): every throw with one stick 배 up"
+                " will be handed to the referee as 도 or 빽도; retake the 배 picture with the marked"
+                " stick's mark in plain view to read 빽도 too",)
 
     @property
     def work_scale(self) -> float:
@@ -123,10 +135,12 @@ class Calibration:
                       "등": [round(v, 4) for v in self.faces.back],
                       "spread": [round(v, 4) for v in self.faces.spread],
                       "saturated": [round(v, 4) for v in self.faces.saturated]},
-            "mark": {"lab": [round(v, 2) for v in self.mark.mark_lab],
-                     "marked_fraction": round(self.mark.marked_fraction, 4),
-                     "other_fraction": round(self.mark.other_fraction, 4),
-                     "threshold": round(self.mark.threshold, 4)},
+            "mark": None if self.mark is None else {
+                "lab": [round(v, 2) for v in self.mark.mark_lab],
+                "marked_fraction": round(self.mark.marked_fraction, 4),
+                "other_fraction": round(self.mark.other_fraction, 4),
+                "threshold": round(self.mark.threshold, 4)},
+            **({"mark_problem": self.mark_problem} if self.mark is None else {}),
         }
 
     def save(self, path: str | Path) -> Path:
@@ -205,15 +219,23 @@ class Calibration:
         if min(vecs[2]) <= 0:
             raise CalibrationError(f"{where}: face 'spread' values must be positive")
         mark = _field(data, "mark", where)
-        lab = tuple(_num(v, "mark lab", where) for v in _list(_field(mark, "lab", where + " mark"), "lab", where))
-        if len(lab) != 3:
-            raise CalibrationError(f"{where}: mark 'lab' needs 3 numbers, got {list(lab)!r}")
-        mark_model = MarkModel(
-            mark_lab=(lab[0], lab[1], lab[2]),
-            marked_fraction=_num(_field(mark, "marked_fraction", where + " mark"), "marked_fraction", where),
-            other_fraction=_num(_field(mark, "other_fraction", where + " mark"), "other_fraction", where),
-            threshold=_num(_field(mark, "threshold", where + " mark"), "threshold", where),
-        )
+        mark_model: MarkModel | None = None
+        mark_problem = ""
+        if mark is None:  # the mark was not learned: the file must say why
+            why = data.get("mark_problem")
+            if not isinstance(why, str) or not why.strip():
+                raise CalibrationError(f"{where}: 'mark' is null but 'mark_problem' does not say why ({why!r})")
+            mark_problem = why
+        else:
+            lab = tuple(_num(v, "mark lab", where) for v in _list(_field(mark, "lab", where + " mark"), "lab", where))
+            if len(lab) != 3:
+                raise CalibrationError(f"{where}: mark 'lab' needs 3 numbers, got {list(lab)!r}")
+            mark_model = MarkModel(
+                mark_lab=(lab[0], lab[1], lab[2]),
+                marked_fraction=_num(_field(mark, "marked_fraction", where + " mark"), "marked_fraction", where),
+                other_fraction=_num(_field(mark, "other_fraction", where + " mark"), "other_fraction", where),
+                threshold=_num(_field(mark, "threshold", where + " mark"), "threshold", where),
+            )
         bg_name = _field(data, "background", where)
         if not isinstance(bg_name, str) or not bg_name:
             raise CalibrationError(f"{where}: 'background' must name a PNG file, not {bg_name!r}")
@@ -229,7 +251,7 @@ class Calibration:
         return cls(image_size=image_size, mat_polygon=tuple(polygon), work_size=work_size,
                    segment=segment, stick_length=length, stick_width=width,
                    faces=FaceModel(names, vecs[0], vecs[1], vecs[2], (sat[0], sat[1])), mark=mark_model,
-                   background=background, mat_doubt=(doubt[0], doubt[1]))
+                   background=background, mat_doubt=(doubt[0], doubt[1]), mark_problem=mark_problem)
 
 
 def _field(obj: Any, name: str, where: str) -> Any:

@@ -264,7 +264,7 @@ def read_image(image_bgr: npt.NDArray[np.uint8], calibration: Calibration) -> Re
     found = _find(mask, lab, (d_lum, d_chroma), cal, reasons)
 
     mat = np.asarray(cal.mat_polygon, np.float32).reshape(-1, 1, 2)
-    body_mark = np.asarray(cal.mark.mark_lab, np.float64)
+    mark_model = cal.mark
     sticks: list[StickReading] = []
     marks: list[float] = []
     ends_seen: list[float] = []  # per stick, the visible share of its less visible end
@@ -330,7 +330,7 @@ def read_image(image_bgr: npt.NDArray[np.uint8], calibration: Calibration) -> Re
         mark_share = 0.0
         ends_seen.append(min(float(clear[int(PATCH_SIZE[1] * 0.25):int(PATCH_SIZE[1] * 0.75), cols].mean())
                              for cols in F.end_slices(PATCH_SIZE[0])))
-        if face == "배":
+        if face == "배" and mark_model is not None:
             full = F.to_full_length(f.rect, cal.stick_length * s, fg_raw, others)
             rect_m = face_rect
             if full is not None:  # the box stops short of an end (the mark there): read it whole
@@ -346,7 +346,7 @@ def read_image(image_bgr: npt.NDArray[np.uint8], calibration: Calibration) -> Re
             fg_patch = F.stick_patch(differs, F.inner(rect_m.scaled(s), 0.94, across), PATCH_SIZE) > 127
             # the patch spans 94% of the box: a box longer than that is longer than the stick
             trim = max(0.0, 1.0 - cal.stick_length / (0.94 * rect_m.length)) + 0.04
-            ends = F.end_profile(patch, body, body_mark, valid=clear, foreground=fg_patch.astype(np.uint8),
+            ends = F.end_profile(patch, body, np.asarray(mark_model.mark_lab, np.float64), valid=clear, foreground=fg_patch.astype(np.uint8),
                                  max_trim=trim)
             mark_share = abs(ends[0] - ends[1])
         marks.append(mark_share)
@@ -366,13 +366,16 @@ def read_image(image_bgr: npt.NDArray[np.uint8], calibration: Calibration) -> Re
         sticks.append(StickReading(face=face, marked=False, on_mat=depth >= 0.0,
                                    box=(box[0], box[1], box[2], box[3]), confidence=round(conf, 3)))
     # one set has one marked stick: the most mark-like 배-up stick, if it is mark-like enough
-    if sticks and max(marks) >= cal.mark.threshold:
+    if sticks and mark_model is not None and max(marks) >= mark_model.threshold:
         best = int(np.argmax(marks))
         sticks[best] = dataclasses.replace(sticks[best], marked=True)
     bellies = [i for i, st in enumerate(sticks) if st.face == "배"]
-    if len(bellies) == 1:
+    if len(bellies) == 1 and mark_model is None:
+        face_doubts.append(f"빽도 mark not learned at calibration: is stick {bellies[0] + 1} (배 up) the marked"
+                           " stick? (빽도 or 도)")
+    elif len(bellies) == 1 and mark_model is not None:
         share = marks[bellies[0]]
-        thr = cal.mark.threshold
+        thr = mark_model.threshold
         # beside another stick, an end may pick up its colour: be warier there
         lo, hi = (0.4, 2.5) if found[bellies[0]].merged else (0.6, 1.5)
         if lo * thr < share < hi * thr:

@@ -215,7 +215,6 @@ HINTS = (
     ("cannot find the mat", "빈 멍석 사진에서 멍석을 찾지 못했습니다: 사진에서 멍석의 모서리를 눌러 알려 주세요"),
     ("stick", "윷 네 개를 제대로 찾지 못했습니다: 네 개를 서로 떨어뜨려 모두 멍석 위에 보이게 놓고 다시 찍으세요"),
     ("take all three", "세 사진의 크기가 다릅니다: 같은 카메라로 세 장을 다시 찍으세요"),
-    ("mark", "빽도 표시를 찾지 못했습니다: 배가 위인 사진에서 표시가 잘 보이게 다시 찍으세요"),
 )
 
 
@@ -315,6 +314,11 @@ def _prune_backgrounds(target: Path) -> None:
             png.unlink(missing_ok=True)
 
 
+# what a calibration that worked cannot do, for the console (English in ``warnings``)
+MARK_WARNING_KO = ("빽도 표시를 배우지 못했습니다: 배가 하나만 위인 던지기는 모두 심판이 도인지 빽도인지 정합니다."
+                   " 빽도도 읽게 하려면 표시가 잘 보이게 배 사진(2번)을 다시 찍고 보정하세요")
+
+
 def summary(calibration: Any, path: Path) -> dict[str, Any]:
     return {
         "path": str(path),
@@ -322,6 +326,8 @@ def summary(calibration: Any, path: Path) -> dict[str, Any]:
         "mat": [[round(x, 1), round(y, 1)] for x, y in calibration.mat_polygon],
         "stick_length_px": round(float(calibration.stick_length), 1),
         "stick_width_px": round(float(calibration.stick_width), 1),
+        "warnings": list(calibration.warnings),
+        "warnings_ko": [MARK_WARNING_KO] if calibration.mark is None else [],
     }
 
 
