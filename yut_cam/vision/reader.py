@@ -50,13 +50,8 @@ SHADE_LIGHT = 0.9
 # of another stick
 NOVELTY = 4.0
 # the two halves of a stick split out of touching sticks scoring this far apart, on either
-# side of 0.5: one half carries a neighbour's shadow or edge. They doubt a stick only when
-# the whole reads round or nearly so (score above HALVES_ROUND): shade and a dark
-# neighbour's rim make a flat half look round, and a stick reading flat with one half like
-# that was a 배 every time on the benches (in-package seed 5: 39 of 39 sticks; held-out
-# seed 1: 4 of 4), while those reading round were where the errors were
+# side of 0.5: one half carries a neighbour's shadow or edge
 HALVES_APART = 0.6
-HALVES_ROUND = 0.35
 
 
 @dataclass(frozen=True)
@@ -308,8 +303,7 @@ def read_image(image_bgr: npt.NDArray[np.uint8], calibration: Calibration) -> Re
             halves = [cal.faces.score(F.face_features(np.ascontiguousarray(patch[:, a:b]),
                                                       np.ascontiguousarray(valid[:, a:b])))
                       for a, b in ((0, half), (half, PATCH_SIZE[0]))]
-            if ((halves[0] > 0.5) != (halves[1] > 0.5) and abs(halves[0] - halves[1]) > HALVES_APART
-                    and score > HALVES_ROUND):
+            if (halves[0] > 0.5) != (halves[1] > 0.5) and abs(halves[0] - halves[1]) > HALVES_APART:
                 face_doubts.append(f"stick {i + 1}: its two halves read as different faces "
                                    f"({halves[0]:.2f}, {halves[1]:.2f}): shade or a neighbour on it")
         conf = 0.5 + 0.5 * min(1.0, margin / 0.6)
