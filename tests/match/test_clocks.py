@@ -230,3 +230,32 @@ def test_clock_set_needs_a_time_on_the_clock(to):
 
     with pytest.raises(RecordFormatError, match='"to"'):
         Ref()("clock_set", to=to)
+
+
+@pytest.mark.parametrize(
+    "left, shown",
+    [
+        (1200, "20:00"),
+        (1199.2, "20:00"),  # the whole first second shows 20:00, as the LED does
+        (1199, "19:59"),
+        (1134.8, "18:55"),
+        (60.5, "01:01"),
+        (60, "01:00"),
+        (59.99, "00:59.9"),  # tenths in the last minute, rounded down
+        (0.05, "00:00.0"),
+        (0, "00:00.0"),
+        (-3, "00:00.0"),
+    ],
+)
+def test_time_left_is_shown_as_the_led_shows_it(left, shown):
+    assert clock.format_clock(left) == shown
+
+
+@pytest.mark.parametrize("left, shown", [(1199.2, "20:00"), (0.4, "00:01"), (0, "00:00")])
+def test_time_left_in_whole_seconds(left, shown):
+    assert clock.format_clock(left, tenths=False) == shown
+
+
+@pytest.mark.parametrize("played, shown", [(0, "00:00"), (0.999, "00:00"), (65.2, "01:05"), (1200, "20:00")])
+def test_time_played_counts_whole_seconds_gone(played, shown):
+    assert clock.format_elapsed(played) == shown

@@ -56,7 +56,8 @@ def test_clock_text_at_a_step() -> None:
               {"type": "throw", "team": 0, "result": "개", "t": 70}]
     steps = tl.build(h, events).steps
     assert steps[0].to_json()["clock"] == {"elapsed": "00:00", "match": "20:00", "shot": 10, "shot_kind": "throw"}
-    assert steps[1].to_json()["clock"] == {"elapsed": "01:05", "match": "18:54", "shot": 10, "shot_kind": "throw"}
+    # 1134.8 s left: the LED shows the second it is in, 18:55 (and 01:05 played)
+    assert steps[1].to_json()["clock"] == {"elapsed": "01:05", "match": "18:55", "shot": 10, "shot_kind": "throw"}
     assert steps[2].to_json()["clock"]["shot_kind"] == "move"
     assert steps[2].to_json()["clock"]["shot"] == 30
 

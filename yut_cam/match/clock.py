@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from typing import Final
 
 MATCH_SECONDS: Final = 20 * 60
@@ -37,9 +38,19 @@ def warnings_due(overdue: float) -> int:
 
 
 def format_clock(seconds: float, tenths: bool = True) -> str:
-    """MM:SS, with tenths in the last minute (official clocks do)."""
-    seconds = max(0.0, seconds)
+    """Time left as the LED timer and the screens show it: MM:SS with whole seconds rounded
+    up (20:00 for the whole first second, 00:00 only at time-up), tenths (rounded down) in
+    the last minute, as official clocks do."""
+    seconds = max(0.0, round(seconds, 3))
     if tenths and seconds < 60:
-        return f"00:{seconds:04.1f}"
-    whole = int(seconds)
+        return f"00:{math.floor(seconds * 10) / 10:04.1f}"
+    return _mmss(math.ceil(seconds))
+
+
+def format_elapsed(seconds: float) -> str:
+    """Time played, MM:SS in whole seconds gone (the record sheet's clock)."""
+    return _mmss(math.floor(max(0.0, round(seconds, 3))))
+
+
+def _mmss(whole: int) -> str:
     return f"{whole // 60:02d}:{whole % 60:02d}"

@@ -194,7 +194,7 @@ def clock_text(state: MatchState) -> dict[str, Any]:
     shot = state.shot
     remaining = max(0.0, clock.MATCH_SECONDS - state.t)
     return {
-        "elapsed": clock.format_clock(state.t, tenths=False),
+        "elapsed": clock.format_elapsed(state.t),
         "match": clock.format_clock(remaining),
         "shot": None if shot is None else max(0, math.ceil(round(shot.remaining(state.t), 3))),
         "shot_kind": None if shot is None else shot.kind,
@@ -205,7 +205,7 @@ def mmss(t: float | None) -> str:
     """The record sheet's clock: MM:SS of the match clock elapsed (blank without ``t``)."""
     if t is None:
         return ""
-    return clock.format_clock(t, tenths=False)
+    return clock.format_elapsed(t)
 
 
 def _team_name(state: MatchState, team: Any) -> str:
