@@ -285,10 +285,9 @@ def test_automatic_mat_finding_passes_no_polygon_and_explains_a_miss(
     assert not Path(app.config["CALIBRATION"]).exists()
 
 
-def test_a_set_whose_mark_does_not_show_calibrates_with_a_warning(
-        app: Flask, referee: Referee, rig: Rig) -> None:
-    """The 빽도 mark painted the colour of the wood: the camera still reads the venue, and the
-    console says plainly that the referee decides 도 or 빽도."""
+def markless_venue(size: tuple[int, int] = SIZE, square: bool = False) -> Venue:
+    """A generated venue whose 빽도 mark is painted the colour of the wood: it calibrates
+    (after the service's JPEG), without the mark."""
     import dataclasses
 
     from yut_cam.vision import synth
@@ -297,19 +296,25 @@ def test_a_set_whose_mark_does_not_show_calibrates_with_a_warning(
 
     for seed in range(20261130, 20261160):
         style = synth.random_style(np.random.default_rng(seed))
+        if square and not style.mat_kind.startswith("square"):
+            continue
         style = dataclasses.replace(style, mark_color=style.wood)
-        shots = synth.render_calibration(style, SIZE)
+        shots = synth.render_calibration(style, size)
         try:
-            if calibrate(_jpeg(shots.empty), _jpeg(shots.belly), _jpeg(shots.back),
-                         list(shots.mat_polygon)).mark is None:
-                break
+            cal = calibrate(_jpeg(shots.empty), _jpeg(shots.belly), _jpeg(shots.back), list(shots.mat_polygon))
         except CalibrationError:
             continue
-    else:
-        pytest.fail("no generated venue without a visible mark calibrates")
-    photograph(referee, rig, Venue(shots.empty, shots.belly, shots.back,
-                                   [[x, y] for x, y in shots.mat_polygon], [], ""))
-    resp = referee.post("/api/calibration", {"mat": [[x, y] for x, y in shots.mat_polygon]})
+        if cal.mark is None:
+            return Venue(shots.empty, shots.belly, shots.back, [[x, y] for x, y in shots.mat_polygon], [], "")
+    pytest.fail("no generated venue without a visible mark calibrates")
+
+
+def test_a_set_whose_mark_does_not_show_calibrates_with_a_warning(referee: Referee, rig: Rig) -> None:
+    """The 빽도 mark painted the colour of the wood: the camera still reads the venue, and the
+    console says plainly that the referee decides 도 or 빽도."""
+    venue = markless_venue()
+    photograph(referee, rig, venue)
+    resp = referee.post("/api/calibration", {"mat": venue.mat})
     assert resp.status_code == 200, resp.json
     assert resp.json["ok"] is True and rig.loop.calibration is not None and rig.loop.calibration.mark is None
     (warning,) = resp.json["warnings"]

@@ -20,7 +20,7 @@ import cv2
 import numpy as np
 import pytest
 
-from tests.web_api.test_calibration_api import Venue, calibrating_venue
+from tests.web_api.test_calibration_api import Venue, calibrating_venue, markless_venue
 from tests.web_browser.helpers import console, js_errors, live_state
 from tests.web_live import LIVE_PIN, READY_TIMEOUT, REPO, LiveServer, free_port, stop_live_server
 
@@ -170,3 +170,33 @@ def test_calibrate_from_the_console(open_page: Callable[..., Any], rig: tuple[Li
     page.wait_for_selector("#btn-cal:not(.attention)[title='카메라: 카메라 정상']")
     assert js_errors(page) == []
     assert re.search(r"/referee", page.url)
+
+
+def test_a_calibration_without_the_mark_is_shown_in_amber(open_page: Callable[..., Any], tmp_path: Path,
+                                                          shots_dir: Path) -> None:
+    """Photos whose 빽도 mark does not show: 보정하기 succeeds, and the dialog says in amber
+    that one stick 배 up will be the referee's call."""
+    venue = markless_venue(SIZE, square=True)
+    camera = Camera(tmp_path / "camera")
+    camera.show(venue.empty)
+    server = start_with_camera(tmp_path, camera.folder)
+    try:
+        page = console(open_page, server, server.create_match())
+        page.click("#btn-cal")
+        page.wait_for_selector("#dlg-cal[open]")
+        for kind, image in (("empty", venue.empty), ("belly", venue.belly), ("back", venue.back)):
+            take(page, camera, kind, image)
+        page.wait_for_function("() => document.querySelector('#cal-svg').getAttribute('viewBox') === '0 0 640 360'")
+        page.locator("#cal-svg").scroll_into_view_if_needed()
+        box = page.locator("#cal-svg").bounding_box()
+        for x, y in venue.mat:
+            page.mouse.click(box["x"] + x / SIZE[0] * box["width"], box["y"] + y / SIZE[1] * box["height"])
+        page.click("#cal-run")
+        page.wait_for_selector("#cal-result.warn", timeout=60_000)
+        text = page.locator("#cal-result").inner_text()
+        assert "보정했습니다 (주의)" in text and "빽도 표시를 배우지 못했습니다" in text, text
+        page.wait_for_function("() => document.querySelector('#cal-now').textContent.includes('빽도 표시 없음')")
+        page.screenshot(path=str(shots_dir / "calibration-no-mark.png"))
+        assert js_errors(page) == []
+    finally:
+        stop_live_server(server)
