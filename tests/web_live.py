@@ -142,10 +142,13 @@ class LiveServer:
             raise HttpError(status, body, f"event {event}")
         return body
 
-    def inject_reading(self, match_id: int, result: str = "개", confidence: float = 0.97) -> Any:
+    def inject_reading(self, match_id: int, result: str = "개", confidence: float = 0.97,
+                       reasons: tuple[str, ...] = ()) -> Any:
+        """A camera reading as the camera loop publishes it; with ``reasons`` it needs the referee."""
         ref = self.referee()
         status, body = ref.post(f"/api/matches/{match_id}/reading",
-                                {"result": result, "confidence": confidence})
+                                {"result": result, "confidence": confidence,
+                                 "needs_referee": bool(reasons), "reasons": list(reasons)})
         if status != 200:
             raise HttpError(status, body, "inject reading")
         return body

@@ -13,6 +13,7 @@ from tests.vision_reader import scenes as S
 from yut_cam.vision.annotate import annotate
 from yut_cam.vision.calibration import Calibration, calibrate
 from yut_cam.vision.errors import ImageError
+from yut_cam.vision.reasons import korean
 from yut_cam.vision.reader import read_image
 
 
@@ -175,6 +176,8 @@ def test_generated_batches(venues: list[tuple[object, Calibration]], case: str, 
                 face_list = ["배" if i == marked else "등" for i in range(4)]
             img, truth = synth.render_throw(style, rng, case=case, faces=face_list)
             r = read_image(img, cal)
+            untranslated = [why for why in r.reasons if korean(why) == why]
+            assert not untranslated, "add these to yut_cam.vision.reasons"
             if faces == "빽도":
                 assert truth.result == "빽도"
             if r.needs_referee:

@@ -166,6 +166,21 @@ def test_undo_is_recorded_not_erased(client: FlaskClient, referee: Referee, matc
         ["start", "throw", "move", "undo"]
 
 
+def test_a_doubtful_reading_tells_the_referee_why_in_korean(client: FlaskClient, referee: Referee,
+                                                             match_id: int) -> None:
+    why = ["stick 2: at the mat's edge (3 px inside its outline), check it touches the mat",
+           "빽도 mark not learned at calibration: is stick 1 (배 up) the marked stick? (빽도 or 도)"]
+    referee.post(f"/api/matches/{match_id}/reading", {"result": "도", "needs_referee": True, "reasons": why})
+    reading = client.get(f"/api/matches/{match_id}").json["reading"]
+    assert reading["reasons"] == why
+    assert reading["reasons_ko"] == ["2번 윷이 멍석 가장자리에 있습니다: 멍석에 닿았는지 보세요 (닿지 않았으면 낙)",
+                                     "보정에서 빽도 표시를 배우지 못했습니다: 1번 윷(배)이 빽도 윷인지 보세요 (빽도 또는 도)"]
+    for bad in ("edge", [1], [None]):
+        resp = referee.post(f"/api/matches/{match_id}/reading", {"result": "도", "reasons": bad})
+        assert resp.status_code == 400 and "reasons" in resp.json["error"]
+    assert client.get(f"/api/matches/{match_id}").json["reading"]["reasons"] == why  # unchanged
+
+
 def test_reading_confirm_and_capture(client: FlaskClient, referee: Referee, match_id: int) -> None:
     reading = referee.post(f"/api/matches/{match_id}/reading", {"result": "윷", "confidence": 0.91}).json
     assert reading["n"] == 1 and reading["image"] == f"/api/matches/{match_id}/captures/1/annotated.jpg"

@@ -127,13 +127,21 @@ def test_camera_reading_is_confirmed_or_corrected_with_one_tap(
     assert history[-1]["event"]["thrower"] == "가람"
     board_page.wait_for_function("document.getElementById('cam-img').naturalWidth > 0")
 
-    # the next reading is wrong: one tap on the right result corrects it
+    assert ref.locator("#r-why").is_hidden()  # a sure reading gives no reasons
+
+    # the next reading is unsure and wrong: the console says what to look at, and one tap
+    # on the right result corrects it
     ref.click("#tray0 .tray-piece.selectable")
     ref.click('.yut-board .target[data-to="걸"]')
     board_page.wait_for_selector('.yut-board .piece.team0[data-at="걸"]')
-    server.inject_reading(match_id, result="개")
+    server.inject_reading(match_id, result="개", confidence=0.6,
+                          reasons=("stick 3: just off the mat (5 px from its outline), check it does not touch the mat",))
     ref.wait_for_selector("#r-confirm:not([hidden])")
+    assert ref.locator("#r-why li").all_inner_texts() == [
+        "3번 윷이 멍석 바로 밖에 있습니다: 멍석에 닿았는지 보세요 (닿았으면 낙이 아님)"]
+    assert "심판 확인 필요" in ref.inner_text("#r-caption")
     ref.click('#results .result[data-result="모"]')
+    ref.wait_for_selector("#r-why", state="hidden")
     board_page.wait_for_function("[...document.querySelectorAll('#pending .chip')].map(c => c.textContent).join() === '모'")
     events = live_server_module.referee().get(f"/api/matches/{match_id}/events")[1]
     assert events[-1]["event"]["result"] == "모" and events[-1]["event"]["team"] == 1

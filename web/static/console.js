@@ -184,11 +184,16 @@ function renderReading() {
     confirm.textContent = `✔ ${reading.result} 확인`;
     confirm.dataset.result = reading.result;
     confirm.hidden = false;
+    // why the camera is not sure, stick numbers as drawn on the picture
+    const why = reading.needs_referee ? (reading.reasons_ko || []) : [];
+    $("r-why").replaceChildren(...why.map((text) => h("li", {}, text)));
+    $("r-why").hidden = !why.length;
     $("r-dismiss").hidden = false;
     $("r-note").textContent = "다르면 아래에서 맞는 결과를 한 번 누르세요";
   } else {
     $("r-caption").textContent = src ? "마지막 던지기 사진 · 새 판독 없음" : "카메라 판독 없음";
     confirm.hidden = true;
+    $("r-why").hidden = true;
     $("r-dismiss").hidden = true;
     $("r-note").textContent = throwPhase() ? "카메라 없이: 던진 결과를 한 번 누르세요" : "지금은 던질 차례가 아닙니다";
   }

@@ -46,6 +46,7 @@ from yut_cam.store import (
     StoreError,
     UnknownMatchError,
 )
+from yut_cam.vision.reasons import korean
 from yut_cam.web import views
 from yut_cam.web.clock import MatchClock, stamp
 from yut_cam.web.errors import BadRequestError, ConflictError, IllegalError, NotFoundError
@@ -458,12 +459,17 @@ class MatchService:
         confidence = reading.get("confidence", 1.0)
         if isinstance(confidence, bool) or not isinstance(confidence, (int, float)):
             raise BadRequestError(f'"confidence" must be a number, not {confidence!r}')
+        reasons = reading.get("reasons", [])
+        if not isinstance(reasons, list) or not all(isinstance(why, str) for why in reasons):
+            raise BadRequestError(f'"reasons" must be a list of strings, not {reasons!r}')
         out = {
             "n": n,
             "result": result,
             "confidence": float(confidence),
             "needs_referee": bool(reading.get("needs_referee", False)),
             "sticks": list(reading.get("sticks", [])),
+            "reasons": list(reasons),
+            "reasons_ko": [korean(why) for why in reasons],  # what the referee should look at
             "image": self._image_url(match_id, n),
         }
         try:

@@ -1,0 +1,46 @@
+"""Every doubt the reader gives reaches the referee in Korean, naming the same stick."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from yut_cam.vision.reasons import korean
+
+# one of each reason yut_cam.vision.reader writes (kept in step with it by the batch test in
+# test_reader.py, which checks every reason read from generated throws is translated)
+CASES = [
+    ("stick 3: at the mat's edge (4 px inside its outline), check it touches the mat", "3번 윷이 멍석 가장자리"),
+    ("stick 1: just off the mat (6 px from its outline), check it does not touch the mat", "1번 윷이 멍석 바로 밖"),
+    ("stick 2: face unsure (margin 0.12)", "2번 윷의 배·등이 확실하지 않습니다"),
+    ("stick 4: looks like neither face (5.2 spreads from 등)", "4번 윷이 배도 등도 닮지 않았습니다"),
+    ("stick 2: seen only in part (64% of a stick's length)", "2번 윷이 일부만 보입니다 (길이의 64%)"),
+    ("stick 1: its two halves read as different faces (0.74, -0.14): shade or a neighbour on it",
+     "1번 윷의 두 끝이 서로 다른 면"),
+    ("stick 3: mostly covered by another stick", "3번 윷이 다른 윷에 거의 가려졌습니다"),
+    ("stick 2: glare over the stick", "2번 윷에 빛이 반사됩니다"),
+    ("빽도 mark not learned at calibration: is stick 2 (배 up) the marked stick? (빽도 or 도)", "2번 윷(배)이 빽도 윷인지"),
+    ("빽도 mark unsure (mark score 0.08, threshold 0.10)", "빽도 표시가 확실하지 않습니다"),
+    ("빽도 mark may be hidden: an end of stick 4 lies under or against another stick", "4번 윷의 한쪽 끝"),
+    ("2 stick(s) seen only in small part", "윷 2개가 조금만 보입니다"),
+    ("a stick stands on its edge (too narrow for its length)", "옆으로 서 있는"),
+    ("a region of 2.6 sticks' area read as one stick", "윷 2.6개 크기의 덩어리를 윷 하나로"),
+    ("3 sticks merged beyond clean separation (71% of the region explained, 2.4 sticks of area)", "윷 3개가 붙어"),
+    ("a region of 2.1 sticks' area with 1 stick(s)' outline", "윷 2.1개 크기의 덩어리에서 윷 1개의 모양만"),
+    ("only 3 stick(s) found", "윷을 3개만 찾았습니다"),
+    ("6 stick-like regions, expected 4 (kept the 4 largest)", "윷 같은 것이 6개 보입니다"),
+    ("reader error: image is blank (one flat colour, mean 0)", "판독 오류: image is blank"),
+]
+
+
+@pytest.mark.parametrize(("reason", "expected"), CASES)
+def test_each_reason_in_korean(reason: str, expected: str) -> None:
+    ko = korean(reason)
+    assert expected in ko
+    if not reason.startswith("reader error"):  # the error's own text is kept as it is
+        assert not re.search(r"[A-Za-z]", ko), ko
+
+
+def test_an_unknown_reason_is_kept_as_it_is() -> None:
+    assert korean("something new") == "something new"

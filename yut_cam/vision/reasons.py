@@ -1,0 +1,48 @@
+"""The reader's doubts in the referee's words.
+
+:func:`yut_cam.vision.reader.read_image` says why a reading needs the referee in English
+(``Reading.reasons``: the record, the CLI and the benchmarks keep that text). The console
+shows them in Korean: :func:`korean` turns each one into the sentence a referee acts on,
+naming the stick by the number drawn beside its box in the annotated picture.
+"""
+
+from __future__ import annotations
+
+import re
+
+_KOREAN: tuple[tuple[re.Pattern[str], str], ...] = tuple((re.compile(p), k) for p, k in (
+    (r"^stick (\d+): at the mat's edge", r"\1번 윷이 멍석 가장자리에 있습니다: 멍석에 닿았는지 보세요 (닿지 않았으면 낙)"),
+    (r"^stick (\d+): just off the mat", r"\1번 윷이 멍석 바로 밖에 있습니다: 멍석에 닿았는지 보세요 (닿았으면 낙이 아님)"),
+    (r"^stick (\d+): face unsure", r"\1번 윷의 배·등이 확실하지 않습니다"),
+    (r"^stick (\d+): looks like neither face", r"\1번 윷이 배도 등도 닮지 않았습니다 (그림자나 옆 윷이 겹침)"),
+    (r"^stick (\d+): seen only in part \((\d+%)", r"\1번 윷이 일부만 보입니다 (길이의 \2)"),
+    (r"^stick (\d+): its two halves read as different faces",
+     r"\1번 윷의 두 끝이 서로 다른 면으로 보입니다 (그림자나 옆 윷)"),
+    (r"^stick (\d+): mostly covered by another stick", r"\1번 윷이 다른 윷에 거의 가려졌습니다"),
+    (r"^stick (\d+): glare over the stick", r"\1번 윷에 빛이 반사됩니다"),
+    (r"^빽도 mark not learned at calibration: is stick (\d+)",
+     r"보정에서 빽도 표시를 배우지 못했습니다: \1번 윷(배)이 빽도 윷인지 보세요 (빽도 또는 도)"),
+    (r"^빽도 mark unsure", "빽도 표시가 확실하지 않습니다: 배가 위인 윷 끝에 표시가 있는지 보세요"),
+    (r"^빽도 mark may be hidden: an end of stick (\d+)",
+     r"빽도 표시가 가려졌을 수 있습니다: \1번 윷의 한쪽 끝이 다른 윷에 닿아 있습니다"),
+    (r"^(\d+) stick\(s\) seen only in small part", r"윷 \1개가 조금만 보입니다"),
+    (r"^a stick stands on its edge", "윷 하나가 옆으로 서 있는 것 같습니다"),
+    (r"^a region of ([\d.]+) sticks' area read as one stick", r"윷 \1개 크기의 덩어리를 윷 하나로 읽었습니다"),
+    (r"^(\d+) sticks merged beyond clean separation", r"윷 \1개가 붙어 있어 깨끗이 나누지 못했습니다"),
+    (r"^a region of ([\d.]+) sticks' area with (\d+) stick\(s\)' outline",
+     r"윷 \1개 크기의 덩어리에서 윷 \2개의 모양만 찾았습니다"),
+    (r"^only (\d+) stick\(s\) found", r"윷을 \1개만 찾았습니다"),
+    (r"^(\d+) stick-like regions, expected 4",
+     r"윷 같은 것이 \1개 보입니다 (큰 4개로 읽음): 그림자나 물건이 멍석 위에 있는지 보세요"),
+    (r"^reader error: (.*)$", r"판독 오류: \1"),
+))
+
+
+def korean(reason: str) -> str:
+    """``reason`` (one of ``Reading.reasons``) in Korean; one this module does not know
+    stays as it is, so nothing the reader says is lost."""
+    for pattern, template in _KOREAN:
+        m = pattern.match(reason)
+        if m:
+            return m.expand(template)
+    return reason
