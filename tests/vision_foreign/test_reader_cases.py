@@ -23,3 +23,14 @@ def test_sticks_in_a_bystanders_shadow_are_read_in_its_light() -> None:
     assert rec["person_shadow"]
     assert rec["read"] == rec["truth"] == "걸", rec
     assert not any("stick-like regions" in why for why in rec["reasons"]), rec["reasons"]
+
+
+def test_a_short_box_on_the_one_flat_stick_may_have_missed_its_mark() -> None:
+    """Independent renderer, venue 11002, throw 12: the one 배-up stick is small (10 px wide)
+    and its box stops a quarter short of the end where the mark is painted (a dark dot at the
+    very tip, taken for shade); the mark was not seen and 빽도 came out as 도, unflagged."""
+    from bench.foreign_scenes import run_style as run_foreign
+
+    rec = run_foreign((11002, 13, None))[12]
+    assert rec["truth"] == "빽도"
+    assert rec["read"] == "빽도" or any("빽도 mark may be missed" in why for why in rec["reasons"]), rec

@@ -23,6 +23,7 @@ CASES = [
     ("빽도 mark not learned at calibration: is stick 2 (배 up) the marked stick? (빽도 or 도)", "2번 윷(배)이 빽도 윷인지"),
     ("빽도 mark unsure (mark score 0.08, threshold 0.10)", "빽도 표시가 확실하지 않습니다"),
     ("빽도 mark may be hidden: an end of stick 4 lies under or against another stick", "4번 윷의 한쪽 끝"),
+    ("빽도 mark may be missed: stick 1 was read on 76% of a stick's length", "1번 윷이 길이의 76%만 보였습니다"),
     ("2 stick(s) seen only in small part", "윷 2개가 조금만 보입니다"),
     ("a stick stands on its edge (too narrow for its length)", "옆으로 서 있는"),
     ("a region of 2.6 sticks' area read as one stick", "윷 2.6개 크기의 덩어리를 윷 하나로"),

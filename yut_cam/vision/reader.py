@@ -52,6 +52,9 @@ NOVELTY = 4.0
 # the two halves of a stick split out of touching sticks scoring this far apart, on either
 # side of 0.5: one half carries a neighbour's shadow or edge
 HALVES_APART = 0.6
+# a 배-up stick whose box covers less of a stick's length than this may have its mark in
+# the part not seen
+MARK_BOX_SHARE = 0.85
 
 
 @dataclass(frozen=True)
@@ -262,6 +265,7 @@ def read_image(image_bgr: npt.NDArray[np.uint8], calibration: Calibration) -> Re
     mark_model = cal.mark
     sticks: list[StickReading] = []
     marks: list[float] = []
+    box_shares: dict[int, float] = {}  # 배-up sticks: how much of a stick's length the mark was read on
     ends_seen: list[float] = []  # per stick, the visible share of its less visible end
     field = F.illumination(cal.background, on_mat)
     face_doubts: list[str] = []  # doubts that do not matter once a stick is surely off the mat
@@ -326,23 +330,23 @@ def read_image(image_bgr: npt.NDArray[np.uint8], calibration: Calibration) -> Re
                              for cols in F.end_slices(PATCH_SIZE[0])))
         if face == "배" and mark_model is not None:
             full = F.to_full_length(f.rect, cal.stick_length * s, fg_raw, others)
-            rect_m = face_rect
-            if full is not None:  # the box stops short of an end (the mark there): read it whole
-                rect_m = full.scaled(1.0 / s)._replace(width=face_rect.width)
-                raw_m = F.stick_patch(image, F.inner(rect_m, 0.94, across), PATCH_SIZE)
-                patch = F.correct_light(raw_m, F.light_at(field, gain, f.rect.cx, f.rect.cy, cal.work_size))
-                clear = (F.stick_patch(np.ascontiguousarray(near), F.inner(rect_m.scaled(s), 0.94, across),
-                                       PATCH_SIZE) < 64).astype(np.uint8)
-            plab = cv2.cvtColor(patch, cv2.COLOR_BGR2LAB).astype(np.float64)
+            # the box stops short of an end (the mark there): read it whole
+            rect_m = face_rect if full is None else full.scaled(1.0 / s)._replace(width=face_rect.width)
+            mark_rect = F.inner(rect_m, 0.94, across)
+            patch_m = F.correct_light(F.stick_patch(image, mark_rect, PATCH_SIZE),
+                                      F.light_at(field, gain, f.rect.cx, f.rect.cy, cal.work_size))
+            clear_m = (F.stick_patch(np.ascontiguousarray(near), mark_rect.scaled(s), PATCH_SIZE) < 64).astype(np.uint8)
+            plab = cv2.cvtColor(patch_m, cv2.COLOR_BGR2LAB).astype(np.float64)
             ph, pw = plab.shape[:2]
             body = np.asarray(np.median(plab[int(ph * 0.15):int(ph * 0.85), int(pw * 0.35):int(pw * 0.65)]
                               .reshape(-1, 3), axis=0), np.float64)
-            fg_patch = F.stick_patch(differs, F.inner(rect_m.scaled(s), 0.94, across), PATCH_SIZE) > 127
+            fg_patch = (F.stick_patch(differs, mark_rect.scaled(s), PATCH_SIZE) > 127).astype(np.uint8)
             # the patch spans 94% of the box: a box longer than that is longer than the stick
             trim = max(0.0, 1.0 - cal.stick_length / (0.94 * rect_m.length)) + 0.04
-            ends = F.end_profile(patch, body, np.asarray(mark_model.mark_lab, np.float64), valid=clear, foreground=fg_patch.astype(np.uint8),
-                                 max_trim=trim)
+            ends = F.end_profile(patch_m, body, np.asarray(mark_model.mark_lab, np.float64), valid=clear_m,
+                                 foreground=fg_patch, max_trim=trim)
             mark_share = abs(ends[0] - ends[1])
+            box_shares[i] = rect_m.length / cal.stick_length
         marks.append(mark_share)
         depth = _edge_depth(rect, mat)
         slack = EDGE_WIDTHS * cal.stick_width
@@ -377,6 +381,9 @@ def read_image(image_bgr: npt.NDArray[np.uint8], calibration: Calibration) -> Re
         elif share <= lo * thr and ends_seen[bellies[0]] < 0.7:  # a mark seen clearly is seen
             face_doubts.append(f"빽도 mark may be hidden: an end of stick {bellies[0] + 1} lies under or"
                                " against another stick")
+        elif share <= lo * thr and box_shares[bellies[0]] < MARK_BOX_SHARE:
+            face_doubts.append(f"빽도 mark may be missed: stick {bellies[0] + 1} was read on"
+                               f" {box_shares[bellies[0]]:.0%} of a stick's length")
     if not surely_off:
         reasons.extend(face_doubts)
     result = result_of(sticks)

@@ -25,6 +25,8 @@ _KOREAN: tuple[tuple[re.Pattern[str], str], ...] = tuple((re.compile(p), k) for 
     (r"^빽도 mark unsure", "빽도 표시가 확실하지 않습니다: 배가 위인 윷 끝에 표시가 있는지 보세요"),
     (r"^빽도 mark may be hidden: an end of stick (\d+)",
      r"빽도 표시가 가려졌을 수 있습니다: \1번 윷의 한쪽 끝이 다른 윷에 닿아 있습니다"),
+    (r"^빽도 mark may be missed: stick (\d+) was read on (\d+%)",
+     r"빽도 표시를 놓쳤을 수 있습니다: \1번 윷이 길이의 \2만 보였습니다 (끝에 표시가 있는지 보세요)"),
     (r"^(\d+) stick\(s\) seen only in small part", r"윷 \1개가 조금만 보입니다"),
     (r"^a stick stands on its edge", "윷 하나가 옆으로 서 있는 것 같습니다"),
     (r"^a region of ([\d.]+) sticks' area read as one stick", r"윷 \1개 크기의 덩어리를 윷 하나로 읽었습니다"),
