@@ -689,10 +689,13 @@ def report(records: list[dict[str, Any]]) -> list[str]:
                  f"needed the true polygon {modes['polygon']}, failed {modes['failed']}")
     markless = sorted(k for k, r in styles.items() if r.get("cal_mark") is False)
     if markless:
-        ones = [r for r in records if r["style"] in markless and r["read"] is not None
-                and sum(f == "배" for f in r["read_faces"]) == 1]
-        lines.append(f"calibrated without the 빽도 mark (it did not show): {len(markless)} styles; their throws"
-                     f" read with one stick 배 up: {len(ones)}, handed to the referee"
+        read = [r for r in records if r["style"] in markless and r["read"] is not None]
+        un = [r for r in read if not r["flagged"]]
+        ones = [r for r in read if r["read"] != "낙" and sum(f == "배" for f in r["read_faces"]) == 1]
+        exact = 100.0 * sum(r["read"] == r["truth"] for r in un) / max(1, len(un))
+        lines.append(f"calibrated without the 빽도 mark (it did not show): {len(markless)} styles, {len(read)} throws"
+                     f" read, flagged {100.0 * (len(read) - len(un)) / max(1, len(read)):.1f}%, exact unflagged"
+                     f" {exact:.1f}%; one stick 배 up (not 낙): {len(ones)}, handed to the referee"
                      f" {sum(bool(r['flagged']) for r in ones)}")
     covers = [r["mat_cover"] for r in styles.values() if r["cal_mode"] == "auto"]
     if covers:
