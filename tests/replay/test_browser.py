@@ -42,8 +42,9 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]
         clip.write(np.full((90, 160, 3), 30 * k, np.uint8))
     clip.release()
     sticks = [{"face": "배" if i < 2 else "등", "marked": False, "on_mat": True, "box": b} for i, b in enumerate(boxes)]
-    (c / "reading.json").write_text(json.dumps({"result": "개", "confidence": 0.97, "sticks": sticks},
-                                               ensure_ascii=False), encoding="utf-8")
+    reading = {"result": "개", "confidence": 0.6, "needs_referee": True, "sticks": sticks,
+               "reasons": ["stick 3: face unsure (margin 0.12)"]}
+    (c / "reading.json").write_text(json.dumps(reading, ensure_ascii=False), encoding="utf-8")
     server = make_server("127.0.0.1", 0, create_replay_app(root), threaded=True)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
@@ -136,6 +137,10 @@ def test_throw_step_shows_the_capture_with_the_reading(served: dict[str, Any], c
     assert page.eval_on_selector("#settled-img", "i => i.naturalWidth") == 640
     assert page.eval_on_selector("#annotated-img", "i => i.complete && i.naturalWidth") == 640
     assert "개" in page.text_content("#reading-svg .reading-result")
+    assert page.locator("#capture-why li").all_inner_texts() == ["3번 윷의 배·등이 확실하지 않습니다"]
+    # the boxes are numbered as the reasons name them
+    assert page.eval_on_selector_all("#reading-svg text:not(.reading-result)", "ts => ts.map(t => t.textContent)") == \
+        ["1배", "2배", "3등", "4등"]
     page.wait_for_selector("#clip-controls:not([hidden])")
     page.click("#clip-play")  # the server decodes the AVI into frames; the page flips them
     page.wait_for_function("document.getElementById('clip-pos').textContent === '7 / 7'")

@@ -53,7 +53,8 @@ def exported(tmp_path: Path) -> tuple[Path, dict[str, Any], list[dict[str, Any]]
     c1.mkdir(parents=True)
     (c1 / "settled.jpg").write_bytes(_jpeg(100))
     (c1 / "annotated.jpg").write_bytes(_jpeg(150))
-    (c1 / "reading.json").write_text(json.dumps({"result": "개", "confidence": 0.9, "sticks": []}), encoding="utf-8")
+    (c1 / "reading.json").write_text(json.dumps({"result": "개", "confidence": 0.9, "sticks": [], "needs_referee": True,
+                                                 "reasons": ["only 3 stick(s) found"]}), encoding="utf-8")
     _avi(c1 / "clip.avi", 7)
     c2 = root / "captures" / "2"
     c2.mkdir()
@@ -91,6 +92,7 @@ def test_timeline_captures(exported: Any) -> None:
     assert one["settled"] == "/replay/1/captures/1/settled.jpg"
     assert one["annotated"] == "/replay/1/captures/1/annotated.jpg"
     assert one["reading"]["result"] == "개"
+    assert one["reading"]["reasons_ko"] == ["윷을 3개만 찾았습니다"]  # the camera's doubt, in Korean
     assert one["clip"]["kind"] == "decoded"
     assert caps["2"]["clip"] == {"kind": "frames", "fps": 30, "frames": [
         "/replay/1/captures/2/frame_0001.jpg", "/replay/1/captures/2/frame_0002.jpg",

@@ -180,6 +180,15 @@ function showCapture(k) {
   fig.classList.toggle("stale", !found.own);
   $("capture-caption").textContent =
     `${found.own ? "" : "마지막 "}던지기 #${n} · ${found.step.text}` + (info && info.reading ? ` · 판독 ${info.reading.result}` : "");
+  // why the camera asked the referee about this throw (stick numbers as on the pictures)
+  const reading = info && info.reading;
+  const why = reading && reading.needs_referee ? (reading.reasons_ko || []) : [];
+  $("capture-why").replaceChildren(...why.map((text) => {
+    const li = document.createElement("li");
+    li.textContent = text;
+    return li;
+  }));
+  $("capture-why").hidden = !why.length;
   fig.dataset.capture = String(n);
   if (R.shownCapture === n) return;
   R.shownCapture = n;
@@ -204,7 +213,7 @@ function drawReading(reading, img) {
   if (!reading || !Array.isArray(reading.sticks)) return;
   svg.setAttribute("viewBox", `0 0 ${img.naturalWidth} ${img.naturalHeight}`);
   const stroke = Math.max(2, img.naturalWidth / 300);
-  for (const s of reading.sticks) {
+  for (const [i, s] of reading.sticks.entries()) {
     if (!Array.isArray(s.box) || s.box.length !== 4) continue;
     const poly = document.createElementNS(SVGNS, "polygon");
     poly.setAttribute("points", s.box.map((p) => p.join(",")).join(" "));
@@ -217,7 +226,8 @@ function drawReading(reading, img) {
     label.setAttribute("y", String(cy));
     label.setAttribute("font-size", String(stroke * 9));
     label.setAttribute("class", "stick-label");
-    label.textContent = (s.marked && s.face === "배" ? "빽" : s.face) + (s.on_mat === false ? "·밖" : "");
+    // numbered as the reader numbers them (its reasons say "3번 윷")
+    label.textContent = `${i + 1}` + (s.marked && s.face === "배" ? "빽" : s.face) + (s.on_mat === false ? "·밖" : "");
     svg.appendChild(label);
   }
   const res = document.createElementNS(SVGNS, "text");

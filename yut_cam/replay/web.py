@@ -31,6 +31,7 @@ from yut_cam.match import MatchError
 from yut_cam.replay import sheet as sheet_mod
 from yut_cam.replay import source as src
 from yut_cam.replay import timeline as tl
+from yut_cam.vision.reasons import korean
 
 EXTENSION = "yut_replay"
 Resolver = Callable[[int], src.MatchSource]
@@ -106,7 +107,12 @@ def _reading(folder: Path) -> dict[str, Any] | None:
         data = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, json.JSONDecodeError):
         return None
-    return data if isinstance(data, dict) else None
+    if not isinstance(data, dict):
+        return None
+    reasons = data.get("reasons")
+    if isinstance(reasons, list):  # why the camera asked the referee, in their words (older records lack it)
+        data["reasons_ko"] = [korean(why) for why in reasons if isinstance(why, str)]
+    return data
 
 
 def capture_info(match_id: int, source: src.MatchSource, n: int) -> dict[str, Any] | None:
