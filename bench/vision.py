@@ -147,7 +147,7 @@ def _accuracy_one(args: tuple[int, int, str, str | None]) -> dict[str, Any]:
         out["read_error"] = f"{type(exc).__name__}: {exc}"[:200]
         return out
     out.update(truth=truth.result, read=r["result"], flagged=bool(r["needs_referee"]),
-               reasons=r.get("reasons", []))
+               reasons=r.get("reasons", []), cal_mark=cal.mark is not None)
     if dump and not out["flagged"] and out["read"] != out["truth"]:
         d = Path(dump)
         d.mkdir(parents=True, exist_ok=True)
@@ -191,6 +191,12 @@ def bench_accuracy(seed: int, n: int, workers: int, dump: str | None) -> list[st
                       if r["read"] != r["truth"]]
     if wrong:
         lines.append("    unflagged wrong: " + "; ".join(wrong[:12]) + (" ..." if len(wrong) > 12 else ""))
+    markless = [r for r in res if r.get("cal_mark") is False]
+    if markless:  # venues whose 빽도 mark did not show: one stick 배 up always asks the referee
+        un = [r for r in markless if not r["flagged"]]
+        lines.append(f"    throws at venues calibrated without the 빽도 mark: {len(markless)}, flagged "
+                     f"{100 * (len(markless) - len(un)) / len(markless):.1f} %, exact unflagged "
+                     f"{sum(r['read'] == r['truth'] for r in un)}/{len(un)}")
     errs = [r.get("calibration_error") or r.get("read_error") for r in res
             if "calibration_error" in r or "read_error" in r]
     if errs:
