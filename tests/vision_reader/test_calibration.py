@@ -70,6 +70,25 @@ def test_round_trip(cal: Calibration, tmp_path: Path) -> None:
     assert back.mark.threshold == pytest.approx(cal.mark.threshold, abs=1e-3)
     assert back.segment.shadow_suppression == cal.segment.shadow_suppression
     assert back.mat_doubt == pytest.approx(cal.mat_doubt, abs=0.05)
+    assert 0.0 < cal.faces.fit_error < 0.2  # the drawn sticks score near 0 and 1
+    assert back.faces.fit_error == pytest.approx(cal.faces.fit_error, abs=1e-4)
+
+
+@pytest.mark.parametrize(("fit_error", "loaded"), [(None, 0.0), (0.12, 0.12), (2.0, "0..1"), (-0.1, "0..1"),
+                                                   ("x", "fit_error")])
+def test_face_fit_error_in_the_file(cal: Calibration, tmp_path: Path, fit_error: object, loaded: object) -> None:
+    cal.save(tmp_path / "venue.json")
+    data = json.loads((tmp_path / "venue.json").read_text(encoding="utf-8"))
+    if fit_error is None:  # a file from before the fit error: taken as 0
+        del data["faces"]["fit_error"]
+    else:
+        data["faces"]["fit_error"] = fit_error
+    (tmp_path / "venue.json").write_text(json.dumps(data), encoding="utf-8")
+    if isinstance(loaded, float):
+        assert Calibration.load(tmp_path / "venue.json").faces.fit_error == pytest.approx(loaded)
+    else:
+        with pytest.raises(CalibrationError, match=str(loaded)):
+            Calibration.load(tmp_path / "venue.json")
 
 
 def test_found_outline_carries_its_doubt_and_a_given_one_none(

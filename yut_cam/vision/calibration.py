@@ -317,7 +317,8 @@ def _face_model(belly: list[npt.NDArray[np.float64]], back: list[npt.NDArray[np.
         raise CalibrationError(
             "belly and back images: the flat (배) and round (등) faces look too much alike under this "
             f"light (best feature separation {separation:.1f}); check the images are 배 up and 등 up")
-    return model
+    fit = float(np.sqrt(np.mean([x ** 2 for x in scores_b] + [(1.0 - x) ** 2 for x in scores_k])))
+    return dataclasses.replace(model, fit_error=fit)
 
 
 def _mark_model(patches: list[npt.NDArray[np.uint8]], foreground: list[npt.NDArray[np.uint8]]) -> MarkModel:

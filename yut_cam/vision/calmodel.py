@@ -40,6 +40,9 @@ class FaceModel:
     back: tuple[float, ...]
     spread: tuple[float, ...]
     saturated: tuple[float, float] = (0.0, 0.0)  # largest blown-out share seen on 배, 등
+    # RMS distance of the calibration's own sticks' scores from 0 (배) and 1 (등): how far a
+    # score can stray at this venue (low-contrast sticks stray further)
+    fit_error: float = 0.0
 
     def score(self, features: npt.NDArray[np.float64]) -> float:
         """0 looks like 배, 1 like 등.
@@ -134,7 +137,8 @@ class Calibration:
                       "배": [round(v, 4) for v in self.faces.belly],
                       "등": [round(v, 4) for v in self.faces.back],
                       "spread": [round(v, 4) for v in self.faces.spread],
-                      "saturated": [round(v, 4) for v in self.faces.saturated]},
+                      "saturated": [round(v, 4) for v in self.faces.saturated],
+                      "fit_error": round(self.faces.fit_error, 4)},
             "mark": None if self.mark is None else {
                 "lab": [round(v, 2) for v in self.mark.mark_lab],
                 "marked_fraction": round(self.mark.marked_fraction, 4),
@@ -218,6 +222,10 @@ class Calibration:
             raise CalibrationError(f"{where}: faces 'saturated' needs 2 numbers (배, 등), got {list(sat)!r}")
         if min(vecs[2]) <= 0:
             raise CalibrationError(f"{where}: face 'spread' values must be positive")
+        # files written before the face model carried its fit error take it as 0
+        fit_error = _num(faces.get("fit_error", 0.0), "faces fit_error", where)
+        if not 0.0 <= fit_error <= 1.0:
+            raise CalibrationError(f"{where}: faces 'fit_error' must lie in 0..1, got {fit_error!r}")
         mark = _field(data, "mark", where)
         mark_model: MarkModel | None = None
         mark_problem = ""
@@ -250,7 +258,7 @@ class Calibration:
                 f" expected work_size {work_size[0]}x{work_size[1]}")
         return cls(image_size=image_size, mat_polygon=tuple(polygon), work_size=work_size,
                    segment=segment, stick_length=length, stick_width=width,
-                   faces=FaceModel(names, vecs[0], vecs[1], vecs[2], (sat[0], sat[1])), mark=mark_model,
+                   faces=FaceModel(names, vecs[0], vecs[1], vecs[2], (sat[0], sat[1]), fit_error), mark=mark_model,
                    background=background, mat_doubt=(doubt[0], doubt[1]), mark_problem=mark_problem)
 
 
