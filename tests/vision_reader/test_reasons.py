@@ -32,6 +32,8 @@ CASES = [
     ("only 3 stick(s) found", "윷을 3개만 찾았습니다"),
     ("6 stick-like regions, expected 4 (kept the 4 largest)", "윷 같은 것이 6개 보입니다"),
     ("reader error: image is blank (one flat colour, mean 0)", "판독 오류: image is blank"),
+    ("the 빽도 mark was not learned (belly image: cannot tell which stick carries the 빽도 mark (…)): every throw"
+     " with one stick 배 up will be handed to the referee as 도 or 빽도; retake the 배 picture", "빽도 표시를 배우지 못했습니다"),
 ]
 
 

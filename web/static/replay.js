@@ -4,6 +4,7 @@
 // Keyboard: ←/→ step, Space play/pause, Home/End.  No network beyond this server.
 
 import { BoardView, pieceIcon, WAITING, FINISHED } from "./board.js";
+import { h } from "./live.js";
 
 const $ = (id) => document.getElementById(id);
 const SVGNS = "http://www.w3.org/2000/svg";
@@ -183,11 +184,7 @@ function showCapture(k) {
   // why the camera asked the referee about this throw (stick numbers as on the pictures)
   const reading = info && info.reading;
   const why = reading && reading.needs_referee ? (reading.reasons_ko || []) : [];
-  $("capture-why").replaceChildren(...why.map((text) => {
-    const li = document.createElement("li");
-    li.textContent = text;
-    return li;
-  }));
+  $("capture-why").replaceChildren(...why.map((text) => h("li", {}, text)));
   $("capture-why").hidden = !why.length;
   fig.dataset.capture = String(n);
   if (R.shownCapture === n) return;

@@ -1,4 +1,4 @@
-"""The reader's doubts in the referee's words.
+"""The reader's doubts, and a calibration's warnings, in the referee's words.
 
 :func:`yut_cam.vision.reader.read_image` says why a reading needs the referee in English
 (``Reading.reasons``: the record, the CLI and the benchmarks keep that text). The console
@@ -37,11 +37,14 @@ _KOREAN: tuple[tuple[re.Pattern[str], str], ...] = tuple((re.compile(p), k) for 
     (r"^(\d+) stick-like regions, expected 4",
      r"윷 같은 것이 \1개 보입니다 (큰 4개로 읽음): 그림자나 물건이 멍석 위에 있는지 보세요"),
     (r"^reader error: (.*)$", r"판독 오류: \1"),
+    # what a calibration that worked cannot read (Calibration.warnings)
+    (r"^the 빽도 mark was not learned", "빽도 표시를 배우지 못했습니다: 배가 하나만 위인 던지기는 모두 심판이 도인지 빽도인지"
+     " 정합니다. 빽도도 읽게 하려면 표시가 잘 보이게 배 사진(2번)을 다시 찍고 보정하세요"),
 ))
 
 
 def korean(reason: str) -> str:
-    """``reason`` (one of ``Reading.reasons``) in Korean; one this module does not know
+    """``reason`` (one of ``Reading.reasons`` or ``Calibration.warnings``) in Korean; one this module does not know
     stays as it is, so nothing the reader says is lost."""
     for pattern, template in _KOREAN:
         m = pattern.match(reason)

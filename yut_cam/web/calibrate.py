@@ -33,6 +33,7 @@ from typing import Any, TypeVar, cast
 
 from flask import Blueprint, Response, current_app, jsonify, send_file
 
+from yut_cam.vision.reasons import korean
 from yut_cam.web.api import body
 from yut_cam.web.auth import is_referee, referee_required
 from yut_cam.web.background import run_blocking
@@ -314,11 +315,6 @@ def _prune_backgrounds(target: Path) -> None:
             png.unlink(missing_ok=True)
 
 
-# what a calibration that worked cannot do, for the console (English in ``warnings``)
-MARK_WARNING_KO = ("빽도 표시를 배우지 못했습니다: 배가 하나만 위인 던지기는 모두 심판이 도인지 빽도인지 정합니다."
-                   " 빽도도 읽게 하려면 표시가 잘 보이게 배 사진(2번)을 다시 찍고 보정하세요")
-
-
 def summary(calibration: Any, path: Path) -> dict[str, Any]:
     return {
         "path": str(path),
@@ -327,7 +323,7 @@ def summary(calibration: Any, path: Path) -> dict[str, Any]:
         "stick_length_px": round(float(calibration.stick_length), 1),
         "stick_width_px": round(float(calibration.stick_width), 1),
         "warnings": list(calibration.warnings),
-        "warnings_ko": [MARK_WARNING_KO] if calibration.mark is None else [],
+        "warnings_ko": [korean(why) for why in calibration.warnings],
     }
 
 
