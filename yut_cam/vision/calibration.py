@@ -303,22 +303,14 @@ def _patch(image: npt.NDArray[np.uint8], rect: F.Rect, light: npt.NDArray[np.flo
 
 
 def _face_model(belly: list[npt.NDArray[np.float64]], back: list[npt.NDArray[np.float64]]) -> FaceModel:
-    b, k = np.array(belly), np.array(back)
-    mb, mk = b.mean(axis=0), k.mean(axis=0)
-    pooled = np.sqrt((b.var(axis=0, ddof=1) + k.var(axis=0, ddof=1)) / 2.0)
-    # four samples a side say little about spread: never trust less than a fifth of the gap
-    floor = np.array([1.0, 0.5, 0.5, 0.3, 0.3, 0.5, 1.0, 0.3])
-    spread = np.maximum(np.maximum(pooled, 0.2 * np.abs(mk - mb)), floor)
-    model = FaceModel(F.FEATURE_NAMES, tuple(map(float, mb)), tuple(map(float, mk)), tuple(map(float, spread)))
-    separation = float(np.max(np.abs(mk - mb) / spread))
-    scores_b = [model.score(x) for x in b]
-    scores_k = [model.score(x) for x in k]
-    if separation < 2.5 or max(scores_b) >= 0.4 or min(scores_k) <= 0.6:
+    model = FaceModel.fit([tuple(map(float, x)) for x in belly], [tuple(map(float, x)) for x in back])
+    b, k, spread = (np.asarray(v, np.float64) for v in (model.belly, model.back, model.spread))
+    separation = float(np.max(np.abs(k - b) / spread))
+    if separation < 2.5 or max(model.score(x) for x in belly) >= 0.4 or min(model.score(x) for x in back) <= 0.6:
         raise CalibrationError(
             "belly and back images: the flat (배) and round (등) faces look too much alike under this "
             f"light (best feature separation {separation:.1f}); check the images are 배 up and 등 up")
-    fit = float(np.sqrt(np.mean([x ** 2 for x in scores_b] + [(1.0 - x) ** 2 for x in scores_k])))
-    return dataclasses.replace(model, fit_error=fit)
+    return model
 
 
 def _mark_model(patches: list[npt.NDArray[np.uint8]], foreground: list[npt.NDArray[np.uint8]]) -> MarkModel:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -19,62 +20,12 @@ import numpy.typing as npt
 
 from yut_cam.vision import functional as F
 from yut_cam.vision.errors import CalibrationError
+from yut_cam.vision.facemodel import FaceModel as FaceModel
+from yut_cam.vision.facemodel import Samples
 
 VERSION = 1
 
 Point = tuple[float, float]
-
-
-# features of a stick patch that measure the same property (see functional.face_features)
-FEATURE_GROUPS = (("brightness", "chroma_a", "chroma_b"),
-                  ("across_shading", "across_curvature", "dark_fraction"),
-                  ("texture", "along_variation"))
-
-
-@dataclass(frozen=True)
-class FaceModel:
-    """Mean features of the flat (배) and round (등) faces and how much each varies."""
-
-    names: tuple[str, ...]
-    belly: tuple[float, ...]
-    back: tuple[float, ...]
-    spread: tuple[float, ...]
-    saturated: tuple[float, float] = (0.0, 0.0)  # largest blown-out share seen on 배, 등
-    # RMS distance of the calibration's own sticks' scores from 0 (배) and 1 (등): how far a
-    # score can stray at this venue (low-contrast sticks stray further)
-    fit_error: float = 0.0
-
-    def score(self, features: npt.NDArray[np.float64]) -> float:
-        """0 looks like 배, 1 like 등.
-
-        Each feature says where the stick lies between the two faces, weighted by how
-        well it separated them at calibration. Features that measure one thing (the
-        colour; the shading across a round face, which also turns with the stick against
-        the light; the surface texture) are first averaged within their group, so three
-        shading measures do not outvote the colour three to one."""
-        b, k, s = (np.asarray(v, np.float64) for v in (self.belly, self.back, self.spread))
-        diff = k - b
-        safe = np.where(np.abs(diff) < 1e-9, 1e-9, diff)
-        t = np.clip((features - b) / safe, -0.25, 1.25)
-        w = np.minimum((diff / s) ** 2, 100.0)
-        total, weight = 0.0, 0.0
-        for group in FEATURE_GROUPS:
-            idx = [self.names.index(n) for n in group if n in self.names]
-            gw = w[idx]
-            if float(gw.sum()) <= 1e-9:
-                continue
-            total += float(gw.max()) * float((gw * t[idx]).sum() / gw.sum())
-            weight += float(gw.max())
-        return total / max(weight, 1e-9)
-
-    def novelty(self, features: npt.NDArray[np.float64], back: bool) -> float:
-        """How far ``features`` lie from the face they are read as (``back``: 등), in spreads,
-        weighted as :meth:`score` weighs them: a patch holding a shadow, the mat's band or
-        another stick looks like neither face, whichever it is nearer to."""
-        b, k, s = (np.asarray(v, np.float64) for v in (self.belly, self.back, self.spread))
-        w = np.minimum(((k - b) / s) ** 2, 100.0)
-        z = np.abs(features - (k if back else b)) / s
-        return float((w * z).sum() / max(float(w.sum()), 1e-9))
 
 
 @dataclass(frozen=True)
@@ -138,7 +89,10 @@ class Calibration:
                       "등": [round(v, 4) for v in self.faces.back],
                       "spread": [round(v, 4) for v in self.faces.spread],
                       "saturated": [round(v, 4) for v in self.faces.saturated],
-                      "fit_error": round(self.faces.fit_error, 4)},
+                      "fit_error": round(self.faces.fit_error, 4),
+                      "direction": [round(v, 6) for v in self.faces.direction],
+                      "samples": _samples_dict(self.faces.samples),
+                      "learned": _samples_dict(self.faces.learned)},
             "mark": None if self.mark is None else {
                 "lab": [round(v, 2) for v in self.mark.mark_lab],
                 "marked_fraction": round(self.mark.marked_fraction, 4),
@@ -147,19 +101,24 @@ class Calibration:
             **({"mark_problem": self.mark_problem} if self.mark is None else {}),
         }
 
-    def save(self, path: str | Path) -> Path:
-        """Write ``path`` (JSON) and ``<stem>.background.png`` beside it; returns the PNG path."""
+    def save(self, path: str | Path, background_file: str | None = None) -> Path:
+        """Write ``path`` (JSON, atomically) and ``<stem>.background.png`` beside it; returns
+        the PNG path. With ``background_file`` (the name of the background picture already
+        beside ``path``: only the face model learned more) no picture is written."""
         import cv2
 
         path = Path(path)
-        bg_name = f"{path.stem}.background.png"
+        bg_name = background_file or f"{path.stem}.background.png"
         bg_path = path.with_name(bg_name)
         path.parent.mkdir(parents=True, exist_ok=True)
-        if not cv2.imwrite(str(bg_path), self.background, [cv2.IMWRITE_PNG_COMPRESSION, 6]):
+        if background_file is None and not cv2.imwrite(str(bg_path), self.background,
+                                                       [cv2.IMWRITE_PNG_COMPRESSION, 6]):
             raise CalibrationError(f"cannot write {str(bg_path)!r}")
         data = self.to_dict(bg_name)
         lines = [f" {json.dumps(k)}: {json.dumps(v, ensure_ascii=False)}" for k, v in data.items()]
-        path.write_text("{\n" + ",\n".join(lines) + "\n}\n", encoding="utf-8")
+        tmp = path.with_name(f".{path.name}.tmp")
+        tmp.write_text("{\n" + ",\n".join(lines) + "\n}\n", encoding="utf-8")
+        os.replace(tmp, path)  # a reader of the file never sees half of it
         return bg_path
 
     @classmethod
@@ -226,6 +185,16 @@ class Calibration:
         fit_error = _num(faces.get("fit_error", 0.0), "faces fit_error", where)
         if not 0.0 <= fit_error <= 1.0:
             raise CalibrationError(f"{where}: faces 'fit_error' must lie in 0..1, got {fit_error!r}")
+        direction = tuple(_num(v, "faces direction", where)
+                          for v in _list(faces.get("direction", []), "direction", where))
+        if direction and len(direction) != len(names):
+            raise CalibrationError(f"{where}: faces 'direction' needs {len(names)} numbers or none,"
+                                   f" got {list(direction)!r}")
+        # files from before the reader learned from confirmed throws hold no samples (and learn none)
+        samples = _samples(faces.get("samples", {"배": [], "등": []}), "samples", len(names), where)
+        learned = _samples(faces.get("learned", {"배": [], "등": []}), "learned", len(names), where)
+        if learned != ((), ()) and not (samples[0] and samples[1]):
+            raise CalibrationError(f"{where}: faces 'learned' without the calibration's 'samples' to refit with")
         mark = _field(data, "mark", where)
         mark_model: MarkModel | None = None
         mark_problem = ""
@@ -258,8 +227,27 @@ class Calibration:
                 f" expected work_size {work_size[0]}x{work_size[1]}")
         return cls(image_size=image_size, mat_polygon=tuple(polygon), work_size=work_size,
                    segment=segment, stick_length=length, stick_width=width,
-                   faces=FaceModel(names, vecs[0], vecs[1], vecs[2], (sat[0], sat[1]), fit_error), mark=mark_model,
+                   faces=FaceModel(names, vecs[0], vecs[1], vecs[2], (sat[0], sat[1]), fit_error, samples=samples,
+                                   learned=learned, direction=direction), mark=mark_model,
                    background=background, mat_doubt=(doubt[0], doubt[1]), mark_problem=mark_problem)
+
+
+def _samples_dict(samples: tuple[Samples, Samples]) -> dict[str, list[list[float]]]:
+    return {face: [[round(v, 4) for v in x] for x in side] for face, side in zip(("배", "등"), samples)}
+
+
+def _samples(obj: Any, name: str, size: int, where: str) -> tuple[Samples, Samples]:
+    """Feature vectors of sticks known 배 and 등 up: {"배": [[...], ...], "등": [...]}."""
+    if not isinstance(obj, dict):
+        raise CalibrationError(f"{where}: faces {name!r} must be an object of 배 and 등 lists, not {obj!r}")
+    out = []
+    for face in ("배", "등"):
+        side = tuple(tuple(_num(v, f"faces {name} {face}", where) for v in _list(x, f"{name} {face}", where))
+                     for x in _list(obj.get(face, []), f"{name} {face}", where))
+        if any(len(x) != size for x in side):
+            raise CalibrationError(f"{where}: every vector of faces {name!r} {face} needs {size} numbers")
+        out.append(side)
+    return out[0], out[1]
 
 
 def _field(obj: Any, name: str, where: str) -> Any:

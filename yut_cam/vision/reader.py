@@ -326,9 +326,13 @@ def read_image(image_bgr: npt.NDArray[np.uint8], calibration: Calibration) -> Re
         # clear, or when it reads as the round (dark) face
         sat = F.saturated_fraction(raw)
         usual = cal.faces.saturated[0 if face == "배" else 1]
-        if sat > GLARE and sat > usual + 0.1 and (margin < 0.6 or face == "등"):
+        glare = sat > GLARE and sat > usual + 0.1 and (margin < 0.6 or face == "등")
+        if glare:
             conf = min(conf, 0.5)
             face_doubts.append(f"stick {i + 1}: glare over the stick")
+        # a stick seen whole, apart from the others and like a face can teach the face model
+        # once the referee confirms the throw (yut_cam.vision.learning)
+        teaches = not (f.merged or f.partial or glare) and visible >= 0.95 and novelty <= NOVELTY
         mark_share = 0.0
         ends_seen.append(min(float(clear[int(PATCH_SIZE[1] * 0.25):int(PATCH_SIZE[1] * 0.75), cols].mean())
                              for cols in F.end_slices(PATCH_SIZE[0])))
@@ -366,7 +370,8 @@ def read_image(image_bgr: npt.NDArray[np.uint8], calibration: Calibration) -> Re
             conf = min(conf, 0.6)
         box = tuple((float(x) * back_scale, float(y) * back_scale) for x, y in F.rect_corners(rect))
         sticks.append(StickReading(face=face, marked=False, on_mat=depth >= 0.0,
-                                   box=(box[0], box[1], box[2], box[3]), confidence=round(conf, 3)))
+                                   box=(box[0], box[1], box[2], box[3]), confidence=round(conf, 3),
+                                   score=score, features=tuple(map(float, features)) if teaches else None))
     # one set has one marked stick: the most mark-like 배-up stick, if it is mark-like enough
     if sticks and mark_model is not None and max(marks) >= mark_model.threshold:
         best = int(np.argmax(marks))

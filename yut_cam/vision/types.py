@@ -30,6 +30,10 @@ class StickReading:
     on_mat: bool
     box: tuple[Point, Point, Point, Point]
     confidence: float = 1.0
+    # what the reader saw, for learning from the referee's confirmation (not in the JSON):
+    # the face score (0 배 .. 1 등) and, for a stick seen whole and apart, its face features
+    score: float | None = field(default=None, compare=False)
+    features: tuple[float, ...] | None = field(default=None, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         if self.face not in FACES:

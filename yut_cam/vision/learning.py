@@ -1,0 +1,58 @@
+"""Learning a venue's sticks from the throws the referee confirms.
+
+Calibration sees four sticks 배 up and four 등 up, posed, in one spot each: little to learn
+how a face varies across the mat, under a passing cloud, or as the sun moves. Every throw
+the referee confirms says how many sticks lay 배 up; when the reading agrees (or is one
+stick off, and that stick was the nearest to doubt), each stick the reader saw whole and
+apart becomes one more known example of its face, and the face model is refitted
+(:meth:`yut_cam.vision.facemodel.FaceModel.taught`). A 낙, a reading two or more sticks off,
+or a stick the reader was sure of but the result contradicts teaches nothing: the examples
+must be right, or the model learns the mistake.
+
+Pure functions: the live service keeps the readings, calls :func:`learn` when the referee
+confirms, and saves the calibration it returns.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+from yut_cam.vision.calmodel import Calibration
+from yut_cam.vision.types import Face, Reading
+
+BELLIES_UP: dict[str, int] = {"모": 0, "도": 1, "빽도": 1, "개": 2, "걸": 3, "윷": 4}
+# a stick read on the wrong side of the confirmed count is taken to be the one nearest to
+# doubt only if it was near it: |score - 0.5| * 2 below this
+FLIP_MARGIN = 0.5
+
+
+def confirmed_faces(reading: Reading, result: str) -> list[Face] | None:
+    """Each stick's face as the confirmed ``result`` says, in the reading's order; None when
+    the result cannot say (낙, fewer than four sticks, two or more sticks off, or the one
+    stick off was read with a clear margin)."""
+    if result not in BELLIES_UP or reading.result == "낙" or len(reading.sticks) != 4:
+        return None
+    faces: list[Face] = [s.face for s in reading.sticks]
+    off = BELLIES_UP[result] - faces.count("배")
+    if abs(off) > 1:
+        return None
+    if off:
+        wrong: Face = "등" if off > 0 else "배"
+        near = [(abs(s.score - 0.5) * 2.0, i) for i, s in enumerate(reading.sticks)
+                if s.face == wrong and s.score is not None]
+        if not near or min(near)[0] >= FLIP_MARGIN:
+            return None
+        faces[min(near)[1]] = "배" if off > 0 else "등"
+    return faces
+
+
+def learn(calibration: Calibration, reading: Reading, result: str) -> Calibration:
+    """``calibration`` with its face model refitted to the sticks of ``reading`` as the
+    referee's confirmed ``result`` labels them; the same object when they teach nothing."""
+    faces = confirmed_faces(reading, result)
+    if faces is None:
+        return calibration
+    belly = [s.features for f, s in zip(faces, reading.sticks) if f == "배" and s.features is not None]
+    back = [s.features for f, s in zip(faces, reading.sticks) if f == "등" and s.features is not None]
+    model = calibration.faces.taught(belly, back)
+    return calibration if model is calibration.faces else dataclasses.replace(calibration, faces=model)
