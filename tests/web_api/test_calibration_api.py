@@ -16,6 +16,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from tests.web_api.conftest import Referee
+from yut_cam.vision.calibration import Calibration
 from yut_cam.web.camera_loop import CameraLoop
 
 SIZE = (480, 270)
@@ -178,11 +179,16 @@ def test_calibrate_with_the_referees_mat_and_the_camera_reads_with_it(
     summary = referee.client.get("/api/calibration").json
     assert summary["calibrated"] is True and summary["mat"] == out["mat"] and summary["camera"] is True
     assert all(summary["photos"][k] for k in ("empty", "belly", "back"))
+    assert summary["learned"] == {"배": 0, "등": 0}
+    # the referee confirms the throw: the venue's sticks are learned, in the file too
+    assert referee.post(f"/api/matches/{match_id}/reading/confirm", {"result": venue.truth}).status_code == 200
+    learned = referee.client.get("/api/calibration").json["learned"]
+    assert learned["배"] + learned["등"] > 0
+    assert [len(x) for x in Calibration.load(path).faces.learned] == [learned["배"], learned["등"]]
 
 
 def test_a_second_calibration_keeps_the_first_as_bak(app: Flask, referee: Referee, rig: Rig,
                                                      venue: Venue) -> None:
-    from yut_cam.vision.calibration import Calibration
 
     photograph(referee, rig, venue)
     assert referee.post("/api/calibration", {"mat": venue.mat}).status_code == 200

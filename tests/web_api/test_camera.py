@@ -3,6 +3,7 @@ a lost camera is reported in the state and comes back."""
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from typing import Any
 
@@ -119,3 +120,70 @@ def test_a_reader_error_needs_the_referee(monkeypatch: pytest.MonkeyPatch, scene
     fields = read_and_annotate(scene.frames[-1], scene.calibration)
     assert fields["needs_referee"] is True and fields["result"] == "낙" and fields["confidence"] == 0.0
     assert "1x1" in fields["reasons"][0] and fields["_annotated"][:2] == b"\xff\xd8"
+
+
+def _installed(scene: Scene, tmp_path: Any) -> Any:
+    """The scene's calibration installed as the console installs one (a stamped background)."""
+    from yut_cam.web.calibrate import install
+
+    return install(scene.calibration, tmp_path / "venue.json")
+
+
+def _throw_read(app: Flask, scene: Scene, calibration: Any, tmp_path: Any) -> CameraLoop:
+    from yut_cam.vision.sources import FakeCamera
+
+    service = app.extensions["yut_cam.service"]
+    loop = CameraLoop(service, "fake:test", str(tmp_path / "venue.json"),
+                      source_factory=lambda: FakeCamera(scene.frames))
+    loop.use_calibration(calibration)
+    source = loop.open_source()
+    while loop.poll(source):
+        pass
+    assert loop.readings == 1
+    return loop
+
+
+def test_a_confirmed_throw_teaches_the_calibration_and_its_file(app: Flask, client: FlaskClient, referee: Referee,
+                                                                match_id: int, scene: Scene, tmp_path: Any) -> None:
+    from yut_cam.vision.calibration import Calibration
+
+    installed = _installed(scene, tmp_path)
+    before = json.loads((tmp_path / "venue.json").read_text(encoding="utf-8"))
+    loop = _throw_read(app, scene, installed, tmp_path)
+    reading = client.get(f"/api/matches/{match_id}").json["reading"]
+    assert reading["result"] == scene.truth
+    resp = referee.post(f"/api/matches/{match_id}/reading/confirm", {"result": scene.truth})
+    assert resp.status_code == 200, resp.json
+    learned = loop.calibration.faces.learned
+    assert loop.calibration is not installed and sum(map(len, learned)) == 4  # a clean throw: all four
+    saved = Calibration.load(tmp_path / "venue.json")  # what a restart reads
+    assert [len(x) for x in saved.faces.learned] == [len(x) for x in learned]
+    after = json.loads((tmp_path / "venue.json").read_text(encoding="utf-8"))
+    assert after["background"] == before["background"]  # the picture is the installed one
+    assert {k: v for k, v in after.items() if k != "faces"} == {k: v for k, v in before.items() if k != "faces"}
+
+
+@pytest.mark.parametrize("result", ["낙", "모 or 윷"])
+def test_a_throw_confirmed_as_nothing_it_can_teach_changes_nothing(app: Flask, client: FlaskClient, referee: Referee,
+                                                                   match_id: int, scene: Scene, tmp_path: Any,
+                                                                   result: str) -> None:
+    installed = _installed(scene, tmp_path)
+    before = (tmp_path / "venue.json").read_bytes()
+    loop = _throw_read(app, scene, installed, tmp_path)
+    if result != "낙":  # a result two or more sticks off the reading
+        result = "모" if scene.truth in ("걸", "윷") else "윷"
+    resp = referee.post(f"/api/matches/{match_id}/reading/confirm", {"result": result})
+    assert resp.status_code == 200, resp.json
+    assert loop.calibration is installed and (tmp_path / "venue.json").read_bytes() == before
+
+
+def test_a_reading_made_before_a_new_calibration_teaches_nothing(app: Flask, client: FlaskClient, referee: Referee,
+                                                                 match_id: int, scene: Scene, tmp_path: Any) -> None:
+    import dataclasses
+
+    installed = _installed(scene, tmp_path)
+    loop = _throw_read(app, scene, installed, tmp_path)
+    newer = dataclasses.replace(installed)  # the referee calibrated again meanwhile
+    loop.use_calibration(newer)
+    referee.post(f"/api/matches/{match_id}/reading/confirm", {"result": scene.truth})
+    assert loop.calibration is newer and newer.faces.learned == ((), ())

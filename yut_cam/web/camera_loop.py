@@ -5,7 +5,9 @@ demo) through :class:`~yut_cam.vision.sources.ResilientSource`, feeds the small 
 stream to a :class:`~yut_cam.vision.motion.SettleWatcher`, and at each settle reads the
 full frame with the calibration, records the throw (clip.avi + settled.jpg +
 reading.json, and annotated.jpg) under the store's capture directory, and publishes the
-reading for the referee to confirm.  The latest full frame is kept for the console's
+reading for the referee to confirm. When the referee confirms it (as read or corrected),
+the calibration's face model learns the venue's sticks from it
+(:func:`yut_cam.vision.learning.learn`) and is saved back to the calibration file.  The latest full frame is kept for the console's
 calibration photos (:meth:`CameraLoop.latest_frame`), also while there is no calibration
 yet; a new calibration is swapped in by :meth:`CameraLoop.use_calibration` and used from
 the next frame on.  A missing or lost camera, or a bad calibration, is
@@ -15,10 +17,11 @@ never takes the service down.  OpenCV work runs off the event loop (gevent threa
 
 from __future__ import annotations
 
+import json
 import logging
 import threading
 import time
-from collections import deque
+from collections import OrderedDict, deque
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -33,6 +36,7 @@ log = logging.getLogger(__name__)
 PRE_ROLL = 5
 CLIP_LIMIT = 150  # frames kept per throw (5 s at 30 fps)
 PACED_KINDS = ("fake", "folder", "video")  # sources that would otherwise run flat out
+KEEP_READINGS = 8  # readings kept to learn from once the referee confirms them
 
 
 def card_image(text: str, size: tuple[int, int] = (320, 180)) -> bytes:
@@ -72,6 +76,10 @@ class CameraLoop:
         self._latest: Any = None  # the latest frame's full image (None while the camera gives none)
         self._current_calibration: Any = None
         self._calibration_problem: str | None = None
+        # (match id, capture number) -> (the Reading, the calibration it was read with)
+        self._unconfirmed: OrderedDict[tuple[int, int], tuple[Any, Any]] = OrderedDict()
+        self._save_lock = threading.Lock()
+        service.confirm_listeners.append(self.learn_from)
 
     @property
     def calibration(self) -> Any:
@@ -219,6 +227,7 @@ class CameraLoop:
             return
         fields = run_blocking(read_and_annotate, image, calibration)
         annotated = fields.pop("_annotated")
+        reading = fields.pop("_reading")
         try:
             n = self.service.reserve_capture(match_id)
             directory = self.service.captures.path_for(match_id, n)
@@ -226,13 +235,54 @@ class CameraLoop:
         except Exception as exc:
             log.error("match %d: throw not recorded: %s", match_id, exc)
             return
+        if reading is not None:
+            with self._lock:
+                self._unconfirmed[(match_id, n)] = (reading, calibration)
+                while len(self._unconfirmed) > KEEP_READINGS:
+                    self._unconfirmed.popitem(last=False)
         self.service.set_reading(match_id, n, fields)
         self.readings += 1
 
+    def learn_from(self, match_id: int, n: int, result: str) -> bool:
+        """The referee confirmed capture ``n`` as ``result``: teach the calibration the
+        venue's sticks from its reading and save it (a service confirmation listener).
+        → whether the calibration learned. Nothing is learned from a reading made with a
+        calibration that has since been replaced."""
+        from yut_cam.vision.learning import learn
+
+        with self._lock:
+            reading, used = self._unconfirmed.pop((match_id, n), (None, None))
+            if reading is None or used is not self._current_calibration:
+                return False
+            taught = learn(used, reading, result)
+            if taught is used:
+                return False
+            self._current_calibration = taught
+        known = taught.faces.learned
+        log.info("camera: learned from capture %d (%s): now %d 배 and %d 등 sticks confirmed", n, result,
+                 len(known[0]), len(known[1]))
+        self._save_learned(taught)
+        return True
+
+    def _save_learned(self, taught: Any) -> None:
+        """Write the learned face model into the calibration file, keeping its background
+        picture; a failure is logged (the loop keeps the model in memory)."""
+        if not self.calibration_path:
+            return
+        path = Path(self.calibration_path)
+        with self._save_lock:
+            if self.calibration is not taught:  # recalibrated or taught again meanwhile
+                return
+            try:
+                background = json.loads(path.read_text(encoding="utf-8"))["background"]
+                taught.save(path, background_file=str(background))
+            except (OSError, ValueError, KeyError, TypeError) as exc:
+                log.warning("camera: the learned face model was not saved to %s: %s", path, exc)
+
 
 def read_and_annotate(image: Any, calibration: Any) -> dict[str, Any]:
-    """The reading's JSON fields plus ``_annotated`` (JPEG bytes of the annotated image);
-    a reader error becomes a reading that needs the referee."""
+    """The reading's JSON fields plus ``_annotated`` (JPEG bytes of the annotated image) and
+    ``_reading`` (the Reading, None after a reader error: such a reading needs the referee)."""
     import cv2
 
     from yut_cam.vision.annotate import annotate
@@ -244,10 +294,12 @@ def read_and_annotate(image: Any, calibration: Any) -> dict[str, Any]:
     except VisionError as exc:
         ok, buf = cv2.imencode(".jpg", image)
         return {"result": "낙", "confidence": 0.0, "needs_referee": True, "sticks": [],
-                "reasons": [f"reader error: {exc}"], "_annotated": bytes(buf.tobytes()) if ok else b""}
+                "reasons": [f"reader error: {exc}"], "_annotated": bytes(buf.tobytes()) if ok else b"",
+                "_reading": None}
     fields = reading.to_dict()
     ok, buf = cv2.imencode(".jpg", annotate(image, reading, calibration), [cv2.IMWRITE_JPEG_QUALITY, 85])
     fields["_annotated"] = bytes(buf.tobytes()) if ok else b""
+    fields["_reading"] = reading
     return fields
 
 

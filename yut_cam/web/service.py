@@ -106,6 +106,9 @@ class MatchService:
         self._matches: dict[int, LiveMatch] = {}
         self.broker = Broker()
         self.listeners: list[Callable[[int], None]] = []
+        #: called with (match id, capture number, result) once the referee has confirmed a
+        #: camera reading (as read or corrected) and the throw is stored
+        self.confirm_listeners: list[Callable[[int, int, str], object]] = []
         self.led_text: Callable[[], str | None] | None = None
         self.camera_status: Callable[[], dict[str, Any]] | None = None
         #: monotonic time of the last write by a logged-in referee (the autopilot yields)
@@ -304,9 +307,17 @@ class MatchService:
                 team = state.game.turn
                 event = {"type": "throw", "team": team, "result": result,
                          "thrower": state.next_thrower_name(team)}  # fmt: skip
-            if live.reading is not None:
-                event["capture"] = live.reading["n"]
-            return self.submit(match_id, event, expect_seq)
+            capture = None if live.reading is None else int(live.reading["n"])
+            if capture is not None:
+                event["capture"] = capture
+            seq, state_json = self.submit(match_id, event, expect_seq)
+        if capture is not None:
+            for listener in list(self.confirm_listeners):
+                try:
+                    listener(match_id, capture, result)
+                except Exception:  # learning from a throw never undoes or blocks the throw
+                    log.exception("match %d capture %d: confirmation listener failed", match_id, capture)
+        return seq, state_json
 
     def _get_open(self, match_id: int) -> LiveMatch:
         live = self._get(match_id)
