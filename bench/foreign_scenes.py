@@ -21,7 +21,10 @@ world texture (cm -> px) and carried into the picture by the camera's homography
 For every style the three calibration pictures (empty; 배 up apart; 등 up apart) come from
 the same camera and light. The bench calibrates once per style (finding the mat itself;
 if that fails, again with the true mat polygon as a referee would give with ``--mat``),
-reads every throw and prints a table per case. Timings are not measured.
+reads every throw and prints a table per case. As in a match, the referee confirms each
+throw and the reader learns the venue's sticks from it (:mod:`yut_cam.vision.learning`):
+the bench confirms the true result after scoring the reading (``--no-learn``: every throw
+is read with the calibration alone). Timings are not measured.
 """
 
 from __future__ import annotations
@@ -576,10 +579,13 @@ def calibration_images(style: Style, rng: np.random.Generator) -> tuple[U8, U8, 
             style.render(th.calibration(rng, False), rng))
 
 
-def run_style(args: tuple[int, int, str | None]) -> list[dict[str, Any]]:
+Job = tuple[int, int, str | None, bool]  # style seed, throws, dump directory, learn from confirmations
+
+
+def run_style(args: Job) -> list[dict[str, Any]]:
     from yut_cam.vision.calibration import calibrate
     from yut_cam.vision.errors import VisionError
-    seed, throws, dump = args
+    seed, throws, dump, learn = args
     style = Style(seed)
     rng = np.random.default_rng(seed + 7)
     empty, belly, back = calibration_images(style, rng)
@@ -617,23 +623,30 @@ def run_style(args: tuple[int, int, str | None]) -> list[dict[str, Any]]:
         rec: dict[str, Any] = {"style": seed, "throw": t, "case": case, "truth": truth.result,
                                "faces": truth.faces, "cal_mode": cal_mode, "cal_error": cal_error,
                                "mat_cover": cover, "mat_excess": excess, "band": style.band > 0}
-        out.append(read_throw(rec, image, cal, dump))
+        rec, cal = read_throw(rec, image, cal, dump, learn)
+        out.append(rec)
     return out
 
 
-def read_throw(rec: dict[str, Any], image: U8, cal: Any, dump: str | None) -> dict[str, Any]:
+def read_throw(rec: dict[str, Any], image: U8, cal: Any, dump: str | None, learn: bool) -> tuple[dict[str, Any], Any]:
     """``rec`` (style, throw, case, truth, faces ...) with the reader's reading of ``image``
-    added (none without a calibration); a wrong or flagged throw is written to ``dump``."""
+    added (none without a calibration), and the calibration for the next throw: with
+    ``learn``, taught by the referee's confirmation of the true result. A wrong or flagged
+    throw is written to ``dump``."""
     from yut_cam.vision.errors import VisionError
+    from yut_cam.vision.learning import learn as learn_from
     from yut_cam.vision.reader import read_image
     if cal is None:
         rec.update(read=None, flagged=None, reasons=())
-        return rec
+        return rec, cal
     rec["cal_mark"] = cal.mark is not None  # without it, one stick 배 up goes to the referee
+    rec["learned"] = sum(map(len, cal.faces.learned))  # confirmed sticks the reading had learned from
     try:
         r = read_image(image, cal)
         rec.update(read=r.result, flagged=r.needs_referee, reasons=tuple(r.reasons),
                    read_faces="".join(s.face for s in r.sticks), marked=[s.marked for s in r.sticks])
+        if learn:  # the referee confirms, after the reading was scored
+            cal = learn_from(cal, r, rec["truth"])
     except VisionError as exc:
         rec.update(read="error", flagged=True, reasons=(f"read error: {exc}",))
     if dump and (rec["read"] != rec["truth"] or rec["flagged"]):
@@ -642,21 +655,22 @@ def read_throw(rec: dict[str, Any], image: U8, cal: Any, dump: str | None) -> di
         tag = f"s{rec['style']}_t{rec['throw']}_{rec['case']}_truth-{rec['truth']}-{rec['faces']}" \
               f"_read-{rec['read']}{'_flagged' if rec['flagged'] else ''}.png"
         cv2.imwrite(str(d / tag), image)
-    return rec
+    return rec, cal
 
 
-def collect_styles(run: Callable[[tuple[int, int, str | None]], list[dict[str, Any]]], seeds: list[int],
-                   throws: int, dump: str | None, workers: int) -> list[dict[str, Any]]:
+def collect_styles(run: Callable[[Job], list[dict[str, Any]]], seeds: list[int], throws: int, dump: str | None,
+                   workers: int, learn: bool = True) -> list[dict[str, Any]]:
     """Every style's records (``run`` on each seed), on ``workers`` processes."""
-    jobs = [(seed, throws, dump) for seed in seeds]
+    jobs: list[Job] = [(seed, throws, dump, learn) for seed in seeds]
     if workers <= 1:
         return [r for j in jobs for r in run(j)]
     with mp.get_context("fork").Pool(workers) as pool:
         return [r for rs in pool.imap_unordered(run, jobs) for r in rs]
 
 
-def collect(n_styles: int, throws: int, seed: int, dump: str | None = None, workers: int = 2) -> list[dict[str, Any]]:
-    return collect_styles(run_style, [seed * 1000 + i for i in range(n_styles)], throws, dump, workers)
+def collect(n_styles: int, throws: int, seed: int, dump: str | None = None, workers: int = 2,
+            learn: bool = True) -> list[dict[str, Any]]:
+    return collect_styles(run_style, [seed * 1000 + i for i in range(n_styles)], throws, dump, workers, learn)
 
 
 def _generic(reason: str) -> str:
@@ -682,6 +696,7 @@ def table(records: list[dict[str, Any]]) -> list[str]:
 
 
 def report(records: list[dict[str, Any]]) -> list[str]:
+    from yut_cam.vision.facemodel import MIN_DIRECTION
     lines = table(records)
     styles: dict[int, dict[str, Any]] = {r["style"]: r for r in records}
     modes = Counter(r["cal_mode"] for r in styles.values())
@@ -697,6 +712,14 @@ def report(records: list[dict[str, Any]]) -> list[str]:
                      f" read, flagged {100.0 * (len(read) - len(un)) / max(1, len(read)):.1f}%, exact unflagged"
                      f" {exact:.1f}%; one stick 배 up (not 낙): {len(ones)}, handed to the referee"
                      f" {sum(bool(r['flagged']) for r in ones)}")
+    taught = [r for r in records if r["read"] is not None and r.get("learned", 0) >= MIN_DIRECTION]
+    if any(r.get("learned", 0) for r in records):
+        last = [max(r.get("learned", 0) for r in records if r["style"] == k) for k in styles]
+        un = [r for r in taught if not r["flagged"]]
+        lines.append(f"learning from confirmed throws: a venue knew {int(np.median(last))} sticks (median) by its last"
+                     f" throw; {len(taught)} throws read knowing >= {MIN_DIRECTION}: flagged"
+                     f" {100.0 * (len(taught) - len(un)) / max(1, len(taught)):.1f}%, exact unflagged"
+                     f" {100.0 * sum(r['read'] == r['truth'] for r in un) / max(1, len(un)):.1f}%")
     covers = [r["mat_cover"] for r in styles.values() if r["cal_mode"] == "auto"]
     if covers:
         short = [f"{r['style']}({r['mat_cover']:.2f}{', band' if r['band'] else ''})" for r in styles.values()
@@ -732,7 +755,7 @@ def report(records: list[dict[str, Any]]) -> list[str]:
 
 
 def run_cli(argv: list[str] | None, doc: str | None,
-            collect_fn: Callable[[int, int, int, str | None, int], list[dict[str, Any]]],
+            collect_fn: Callable[[int, int, int, str | None, int, bool], list[dict[str, Any]]],
             extra: Callable[[list[dict[str, Any]]], list[str]] | None = None) -> int:
     """The command line of a scene bench: render and read, write the records, print the table."""
     p = argparse.ArgumentParser(description=doc.splitlines()[0] if doc else None)
@@ -742,8 +765,10 @@ def run_cli(argv: list[str] | None, doc: str | None,
     p.add_argument("--workers", type=int, default=2)
     p.add_argument("--dump", default=None, help="write wrong/flagged throws (PNG, truth in the name) here")
     p.add_argument("--json", default=None, help="also write every throw's record (JSON lines) here")
+    p.add_argument("--no-learn", action="store_true",
+                   help="read every throw with the calibration alone (no learning from confirmed throws)")
     a = p.parse_args(argv)
-    records = collect_fn(a.n_styles, a.throws, a.seed, a.dump, a.workers)
+    records = collect_fn(a.n_styles, a.throws, a.seed, a.dump, a.workers, not a.no_learn)
     records.sort(key=lambda r: (r["style"], r["throw"]))
     if a.json:
         import json

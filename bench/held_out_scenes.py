@@ -39,6 +39,7 @@ import numpy.typing as npt
 
 from bench.held_out_geometry import Camera, Pose, densify, look_at
 from bench.held_out_place import CASES, Thrower, Truth
+from bench.foreign_scenes import Job
 from bench.held_out_render import Light, Optics, Renderer, area_samples, kelvin_rgb
 from bench.held_out_sticks import StickSet, make_set, set_tones, stick_textures
 from bench.held_out_textures import BANDS, FLOORS, MATS, floor, mat
@@ -249,9 +250,9 @@ def _mat_share(style: Style, polygon: list[tuple[float, float]]) -> tuple[float,
     return float((truth_mask & found_mask).sum()) / t, float((found_mask & (1 - truth_mask)).sum()) / t
 
 
-def run_style(args: tuple[int, int, str | None]) -> list[dict[str, Any]]:
+def run_style(args: Job) -> list[dict[str, Any]]:
     from bench.foreign_scenes import read_throw
-    seed, throws, dump = args
+    seed, throws, dump, learn = args
     style = Style(seed)
     rng = np.random.default_rng(seed + 11)
     empty, belly, back, _, _ = calibration_images(style, rng)
@@ -282,13 +283,15 @@ def run_style(args: tuple[int, int, str | None]) -> list[dict[str, Any]]:
                                "mat_cover": cover, "mat_excess": excess, "band": style.band > 0,
                                "look": style.describe(), "lean": any(p.leaning_on >= 0 for p in poses), "person_shadow": people,
                                "cal_first": first_mode, "retake": retake}
-        out.append(read_throw(rec, image, cal, dump))
+        rec, cal = read_throw(rec, image, cal, dump, learn)
+        out.append(rec)
     return out
 
 
-def collect(n_styles: int, throws: int, seed: int, dump: str | None = None, workers: int = 2) -> list[dict[str, Any]]:
+def collect(n_styles: int, throws: int, seed: int, dump: str | None = None, workers: int = 2,
+            learn: bool = True) -> list[dict[str, Any]]:
     from bench.foreign_scenes import collect_styles
-    return collect_styles(run_style, [seed * 1000 + 500 + i for i in range(n_styles)], throws, dump, workers)
+    return collect_styles(run_style, [seed * 1000 + 500 + i for i in range(n_styles)], throws, dump, workers, learn)
 
 
 def extra_lines(records: list[dict[str, Any]]) -> list[str]:

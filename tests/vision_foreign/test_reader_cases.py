@@ -10,7 +10,7 @@ def test_grey_stick_on_a_beige_floor_is_not_lost_as_shade() -> None:
     """Held-out venue 1503, throw 3: a grey stick lies on the tiles, darker than them with
     nearly their colour, so the shadow test took it out whole; the region of another stick
     and its shadow was then split in two to make four sticks, and 개 came out unflagged."""
-    rec = run_style((1503, 4, None))[3]
+    rec = run_style((1503, 4, None, False))[3]
     assert rec["truth"] == "낙"
     assert rec["read"] == "낙" or rec["flagged"], rec
 
@@ -19,7 +19,7 @@ def test_sticks_in_a_bystanders_shadow_are_read_in_its_light() -> None:
     """Held-out venue 1510, throw 0: a person's shadow lies over part of the mat. Compared
     with the empty mat in the calibration's light, the shade became dozens of stick-like
     regions and the throw read 윷; in the shade's own light the four sticks stand out."""
-    rec = run_style((1510, 1, None))[0]
+    rec = run_style((1510, 1, None, False))[0]
     assert rec["person_shadow"]
     assert rec["read"] == rec["truth"] == "걸", rec
     assert not any("stick-like regions" in why for why in rec["reasons"]), rec["reasons"]
@@ -31,7 +31,7 @@ def test_a_short_box_on_the_one_flat_stick_may_have_missed_its_mark() -> None:
     very tip, taken for shade); the mark was not seen and 빽도 came out as 도, unflagged."""
     from bench.foreign_scenes import run_style as run_foreign
 
-    rec = run_foreign((11002, 13, None))[12]
+    rec = run_foreign((11002, 13, None, False))[12]
     assert rec["truth"] == "빽도"
     assert rec["read"] == "빽도" or any("빽도 mark may be missed" in why for why in rec["reasons"]), rec
 
@@ -40,6 +40,6 @@ def test_a_low_contrast_venue_asks_for_a_wider_face_margin() -> None:
     """Held-out venue 1505, throw 2: at this venue the calibration's own sticks scored up to
     a tenth and more away from 0 and 1, and a 등 stick scoring a margin of 0.31 was a 배 read
     wrong (도 read 개). The face margin asked for grows with the venue's fit error."""
-    rec = run_style((1505, 3, None))[2]
+    rec = run_style((1505, 3, None, False))[2]
     assert rec["truth"] == "도"
     assert rec["read"] == "도" or any("face unsure" in why for why in rec["reasons"]), rec
