@@ -101,21 +101,15 @@ class FaceModel:
         learned = (tuple(learned[0][-LEARN_KEEP:]), tuple(learned[1][-LEARN_KEEP:]))
         b = np.array(calib[0] + learned[0], np.float64)
         k = np.array(calib[1] + learned[1], np.float64)
-        mb, mk = b.mean(axis=0), k.mean(axis=0)
-        pooled = np.sqrt((b.var(axis=0, ddof=1) + k.var(axis=0, ddof=1)) / 2.0)
-        spread = np.maximum(np.maximum(pooled, 0.2 * np.abs(mk - mb)), np.asarray(SPREAD_FLOOR))
-        direction: tuple[float, ...] = ()
-        if len(learned[0]) + len(learned[1]) >= MIN_DIRECTION:
-            # the features' correlation within a face, shrunk toward none as much as the
-            # samples are few (8 of them: fully, as the one-by-one model does)
-            z = np.vstack([(b - mb) / spread, (k - mk) / spread])
-            dof = max(1, len(z) - 2)
-            shrink = min(1.0, MIN_DIRECTION / dof)
-            corr = (1.0 - shrink) * (z.T @ z) / dof + shrink * np.eye(len(spread))
-            direction = tuple(map(float, np.linalg.solve(corr, (mk - mb) / spread) / spread))
-        model = cls(F.FEATURE_NAMES, tuple(map(float, mb)), tuple(map(float, mk)), tuple(map(float, spread)),
-                    saturated, samples=calib, learned=learned, direction=direction)
-        errors = [model.score(x) for x in b] + [1.0 - model.score(x) for x in k]
+        weigh = len(learned[0]) + len(learned[1]) >= MIN_DIRECTION
+        model = dataclasses.replace(_estimate(b, k, weigh, saturated), samples=calib, learned=learned)
+        if weigh:
+            # each known stick scored by the model of all the others: a discriminant fitted
+            # to a few dozen sticks scores its own sticks better than the next throw's
+            errors = [_estimate(np.delete(b, i, axis=0), k, True, saturated).score(x) for i, x in enumerate(b)]
+            errors += [1.0 - _estimate(b, np.delete(k, i, axis=0), True, saturated).score(x) for i, x in enumerate(k)]
+        else:
+            errors = [model.score(x) for x in b] + [1.0 - model.score(x) for x in k]
         return dataclasses.replace(model, fit_error=float(np.sqrt(np.mean(np.square(errors)))))
 
     def taught(self, belly: Sequence[Sequence[float]], back: Sequence[Sequence[float]]) -> FaceModel:
@@ -126,3 +120,23 @@ class FaceModel:
         more = (self.learned[0] + tuple(tuple(map(float, x)) for x in belly),
                 self.learned[1] + tuple(tuple(map(float, x)) for x in back))
         return FaceModel.fit(self.samples[0], self.samples[1], more, self.saturated)
+
+
+def _estimate(b: npt.NDArray[np.float64], k: npt.NDArray[np.float64], weigh: bool,
+              saturated: tuple[float, float]) -> FaceModel:
+    """Means and spreads of the 배 (``b``) and 등 (``k``) feature vectors, and with ``weigh``
+    the discriminant over them."""
+    mb, mk = b.mean(axis=0), k.mean(axis=0)
+    pooled = np.sqrt((b.var(axis=0, ddof=1) + k.var(axis=0, ddof=1)) / 2.0)
+    spread = np.maximum(np.maximum(pooled, 0.2 * np.abs(mk - mb)), np.asarray(SPREAD_FLOOR))
+    direction: tuple[float, ...] = ()
+    if weigh:
+        # the features' correlation within a face, shrunk toward none as much as the samples
+        # are few (MIN_DIRECTION of them: fully, as the one-by-one model reads them)
+        z = np.vstack([(b - mb) / spread, (k - mk) / spread])
+        dof = max(1, len(z) - 2)
+        shrink = min(1.0, MIN_DIRECTION / dof)
+        corr = (1.0 - shrink) * (z.T @ z) / dof + shrink * np.eye(len(spread))
+        direction = tuple(map(float, np.linalg.solve(corr, (mk - mb) / spread) / spread))
+    return FaceModel(F.FEATURE_NAMES, tuple(map(float, mb)), tuple(map(float, mk)), tuple(map(float, spread)),
+                     saturated, direction=direction)
