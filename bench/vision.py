@@ -8,7 +8,9 @@ Prints a table of
       settle, over generated clips, plus the time until a reading is available;
   (d) accuracy over generated throws (a different random style per throw, each with its
       own calibration from the rendered triplet), split by case: exact result on
-      unflagged throws, flagged share, 낙 missed.
+      unflagged throws, flagged share, 낙 missed. With ``--match K`` the throws come K to a
+      venue instead, read in turn as in a match: after each, the referee confirms the true
+      result and the reader learns the venue's sticks from it (yut_cam.vision.learning).
 Timings are wall clock on this machine (shared cores: pessimistic).
 """
 
@@ -126,26 +128,57 @@ def bench_settle(seed: int, clips: int, workers: int, read_s: float | None) -> l
 
 
 def _accuracy_one(args: tuple[int, int, str, str | None]) -> dict[str, Any]:
-    import cv2
-
-    from yut_cam.vision.reader import read_image
-    from yut_cam.vision.synth import random_style, render_throw
+    """One throw at a venue of its own (calibrated for it)."""
+    from yut_cam.vision.synth import random_style
 
     seed, i, case, dump = args
     rng = np.random.default_rng([seed, i, 11])
     style = random_style(rng)
-    out: dict[str, Any] = {"i": i, "case": case}
     try:
         cal = _calibrate(style, SIZE)
     except Exception as exc:
-        out["calibration_error"] = str(exc)[:200]
-        return out
+        return {"i": i, "case": case, "calibration_error": str(exc)[:200]}
+    return _read_one(i, case, style, rng, cal, dump)[0]
+
+
+def _venue(args: tuple[int, int, int, str | None]) -> list[dict[str, Any]]:
+    """``k`` throws at venue ``v``, read in turn, each confirmed with its true result."""
+    from yut_cam.vision.learning import learn
+    from yut_cam.vision.synth import CASES, random_style
+
+    seed, v, k, dump = args
+    rng = np.random.default_rng([seed, v, 13])
+    style = random_style(rng)
+    throws = [(v * k + j, CASES[(v * k + j) % len(CASES)]) for j in range(k)]
+    try:
+        cal = _calibrate(style, SIZE)
+    except Exception as exc:
+        return [{"i": i, "case": case, "calibration_error": str(exc)[:200]} for i, case in throws]
+    out = []
+    for i, case in throws:
+        rec, reading, truth = _read_one(i, case, style, rng, cal, dump)
+        out.append(rec)
+        if reading is not None:
+            cal = learn(cal, reading, truth)
+    return out
+
+
+def _read_one(i: int, case: str, style: Any, rng: np.random.Generator, cal: Any,
+              dump: str | None) -> tuple[dict[str, Any], Any, str]:
+    """Render and read one throw: (its record, the Reading or None, the true result)."""
+    import cv2
+
+    from yut_cam.vision.reader import read_image
+    from yut_cam.vision.synth import render_throw
+
+    out: dict[str, Any] = {"i": i, "case": case, "learned": sum(map(len, cal.faces.learned))}
     img, truth = render_throw(style, rng, SIZE, case=case)
     try:
-        r = read_image(img, cal).to_dict()
+        reading = read_image(img, cal)
     except Exception as exc:
         out["read_error"] = f"{type(exc).__name__}: {exc}"[:200]
-        return out
+        return out, None, truth.result
+    r = reading.to_dict()
     out.update(truth=truth.result, read=r["result"], flagged=bool(r["needs_referee"]),
                reasons=r.get("reasons", []), cal_mark=cal.mark is not None)
     if dump and not out["flagged"] and out["read"] != out["truth"]:
@@ -154,18 +187,22 @@ def _accuracy_one(args: tuple[int, int, str, str | None]) -> dict[str, Any]:
         cv2.imwrite(str(d / f"{i:04d}.jpg"), img)
         (d / f"{i:04d}.json").write_text(json.dumps({"truth": truth.to_json(), "read": r, "style_index": i},
                                                      ensure_ascii=False), encoding="utf-8")
-    return out
+    return out, reading, truth.result
 
 
-def bench_accuracy(seed: int, n: int, workers: int, dump: str | None) -> list[str]:
+def bench_accuracy(seed: int, n: int, workers: int, dump: str | None, match: int = 1) -> list[str]:
     from yut_cam.vision.synth import CASES
 
-    tasks = [(seed, i, CASES[i % len(CASES)], dump) for i in range(n)]
     t0 = time.perf_counter()
     with mp.Pool(workers) as pool:
-        res = pool.map(_accuracy_one, tasks, chunksize=4)
+        if match <= 1:
+            res = pool.map(_accuracy_one, [(seed, i, CASES[i % len(CASES)], dump) for i in range(n)], chunksize=4)
+        else:
+            venues = pool.map(_venue, [(seed, v, match, dump) for v in range(-(-n // match))], chunksize=1)
+            res = [r for rs in venues for r in rs][:n]
     took = time.perf_counter() - t0
-    lines = [f"(d) accuracy over {n} generated throws at 1280x720 ({took:.0f} s, {workers} workers)",
+    where = "a venue each" if match <= 1 else f"{match} a venue, learning from each confirmed throw"
+    lines = [f"(d) accuracy over {n} generated throws at 1280x720, {where} ({took:.0f} s, {workers} workers)",
              "    case       n   calib.fail  read.err  flagged   exact(unflagged)   낙 missed: unflagged, all / 낙 throws"]
     by: dict[str, list[dict[str, Any]]] = defaultdict(list)
     for r in res:
@@ -197,6 +234,12 @@ def bench_accuracy(seed: int, n: int, workers: int, dump: str | None) -> list[st
         lines.append(f"    throws at venues calibrated without the 빽도 mark: {len(markless)}, flagged "
                      f"{100 * (len(markless) - len(un)) / len(markless):.1f} %, exact unflagged "
                      f"{sum(r['read'] == r['truth'] for r in un)}/{len(un)}")
+    taught = [r for r in res if "read" in r and r.get("learned", 0) >= 8]
+    if match > 1 and taught:
+        un = [r for r in taught if not r["flagged"]]
+        lines.append(f"    throws read after learning >= 8 confirmed sticks: {len(taught)}, flagged "
+                     f"{100 * (len(taught) - len(un)) / len(taught):.1f} %, exact unflagged "
+                     f"{sum(r['read'] == r['truth'] for r in un)}/{len(un)}")
     errs = [r.get("calibration_error") or r.get("read_error") for r in res
             if "calibration_error" in r or "read_error" in r]
     if errs:
@@ -213,6 +256,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--only", default="abcd", help="which parts to run, e.g. 'ac'")
     p.add_argument("--dump", default=None, help="write unflagged wrong throws (image + JSON) here")
+    p.add_argument("--match", type=int, default=1,
+                   help="throws per venue for (d), read in turn and learned from (default 1: a venue each)")
     a = p.parse_args(argv)
     lines = [f"bench.vision  seed {a.seed}  ({os.cpu_count()} cores, shared: timings are pessimistic)"]
     read_s = None
@@ -229,7 +274,7 @@ def main(argv: list[str] | None = None) -> int:
         except ImportError as exc:
             lines.append(f"(d) accuracy                      n/a (reader not importable: {exc})")
         else:
-            lines += bench_accuracy(a.seed, a.n, a.workers, a.dump)
+            lines += bench_accuracy(a.seed, a.n, a.workers, a.dump, a.match)
     print("\n".join(lines))
     return 0
 
