@@ -141,12 +141,13 @@ def _accuracy_one(args: tuple[int, int, str, str | None]) -> dict[str, Any]:
     return _read_one(i, case, style, rng, cal, dump)[0]
 
 
-def _venue(args: tuple[int, int, int, str | None]) -> list[dict[str, Any]]:
-    """``k`` throws at venue ``v``, read in turn, each confirmed with its true result."""
+def _venue(args: tuple[int, int, int, str | None, bool]) -> list[dict[str, Any]]:
+    """``k`` throws at venue ``v``, read in turn, each confirmed with its true result (and
+    learned from, with ``teach``)."""
     from yut_cam.vision.learning import learn
     from yut_cam.vision.synth import CASES, random_style
 
-    seed, v, k, dump = args
+    seed, v, k, dump, teach = args
     rng = np.random.default_rng([seed, v, 13])
     style = random_style(rng)
     throws = [(v * k + j, CASES[(v * k + j) % len(CASES)]) for j in range(k)]
@@ -158,7 +159,7 @@ def _venue(args: tuple[int, int, int, str | None]) -> list[dict[str, Any]]:
     for i, case in throws:
         rec, reading, truth = _read_one(i, case, style, rng, cal, dump)
         out.append(rec)
-        if reading is not None:
+        if reading is not None and teach:
             cal = learn(cal, reading, truth)
     return out
 
@@ -190,7 +191,8 @@ def _read_one(i: int, case: str, style: Any, rng: np.random.Generator, cal: Any,
     return out, reading, truth.result
 
 
-def bench_accuracy(seed: int, n: int, workers: int, dump: str | None, match: int = 1) -> list[str]:
+def bench_accuracy(seed: int, n: int, workers: int, dump: str | None, match: int = 1,
+                   teach: bool = True) -> list[str]:
     from yut_cam.vision.synth import CASES
 
     t0 = time.perf_counter()
@@ -198,10 +200,11 @@ def bench_accuracy(seed: int, n: int, workers: int, dump: str | None, match: int
         if match <= 1:
             res = pool.map(_accuracy_one, [(seed, i, CASES[i % len(CASES)], dump) for i in range(n)], chunksize=4)
         else:
-            venues = pool.map(_venue, [(seed, v, match, dump) for v in range(-(-n // match))], chunksize=1)
+            venues = pool.map(_venue, [(seed, v, match, dump, teach) for v in range(-(-n // match))], chunksize=1)
             res = [r for rs in venues for r in rs][:n]
     took = time.perf_counter() - t0
-    where = "a venue each" if match <= 1 else f"{match} a venue, learning from each confirmed throw"
+    where = "a venue each" if match <= 1 else \
+        f"{match} a venue, {'learning from each confirmed throw' if teach else 'not learning'}"
     lines = [f"(d) accuracy over {n} generated throws at 1280x720, {where} ({took:.0f} s, {workers} workers)",
              "    case       n   calib.fail  read.err  flagged   exact(unflagged)   낙 missed: unflagged, all / 낙 throws"]
     by: dict[str, list[dict[str, Any]]] = defaultdict(list)
@@ -258,6 +261,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--dump", default=None, help="write unflagged wrong throws (image + JSON) here")
     p.add_argument("--match", type=int, default=1,
                    help="throws per venue for (d), read in turn and learned from (default 1: a venue each)")
+    p.add_argument("--no-learn", action="store_true", help="with --match: read every throw with the calibration alone")
     a = p.parse_args(argv)
     lines = [f"bench.vision  seed {a.seed}  ({os.cpu_count()} cores, shared: timings are pessimistic)"]
     read_s = None
@@ -274,7 +278,7 @@ def main(argv: list[str] | None = None) -> int:
         except ImportError as exc:
             lines.append(f"(d) accuracy                      n/a (reader not importable: {exc})")
         else:
-            lines += bench_accuracy(a.seed, a.n, a.workers, a.dump, a.match)
+            lines += bench_accuracy(a.seed, a.n, a.workers, a.dump, a.match, not a.no_learn)
     print("\n".join(lines))
     return 0
 
