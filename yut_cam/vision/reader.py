@@ -308,10 +308,15 @@ def read_image(image_bgr: npt.NDArray[np.uint8], calibration: Calibration) -> Re
                                " of a stick's length)")
         if f.merged:
             half = PATCH_SIZE[0] // 2
-            halves = [cal.faces.score(F.face_features(np.ascontiguousarray(patch[:, a:b]),
-                                                      np.ascontiguousarray(valid[:, a:b])))
-                      for a, b in ((0, half), (half, PATCH_SIZE[0]))]
-            if (halves[0] > 0.5) != (halves[1] > 0.5) and abs(halves[0] - halves[1]) > HALVES_APART:
+            parts = [F.face_features(np.ascontiguousarray(patch[:, a:b]), np.ascontiguousarray(valid[:, a:b]))
+                     for a, b in ((0, half), (half, PATCH_SIZE[0]))]
+            halves = [cal.faces.score(x) for x in parts]
+            # a half that disagrees with the stick but looks like neither face is shade on it
+            # (a crossing stick's shadow darkens a 배 half); one that looks like the other
+            # face may hold part of a neighbour split badly from it
+            other_face = all(cal.faces.novelty(x, sc > 0.5) <= NOVELTY for x, sc in zip(parts, halves)
+                             if (sc > 0.5) != (face == "등"))
+            if (halves[0] > 0.5) != (halves[1] > 0.5) and abs(halves[0] - halves[1]) > HALVES_APART and other_face:
                 face_doubts.append(f"stick {i + 1}: its two halves read as different faces "
                                    f"({halves[0]:.2f}, {halves[1]:.2f}): shade or a neighbour on it")
         conf = 0.5 + 0.5 * min(1.0, margin / 0.6)

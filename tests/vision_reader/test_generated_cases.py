@@ -1,0 +1,35 @@
+"""Touching throws of the in-package generator where the two halves of a stick split out of
+a pair disagree: shade on a half is not a doubt; part of a neighbour that looks like the
+other face still is (bench.vision seed 5)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from bench.vision import _accuracy_one
+from yut_cam.vision.synth import CASES
+
+
+def _throw(i: int) -> dict[str, Any]:
+    return _accuracy_one((5, i, CASES[i % len(CASES)], None))
+
+
+@pytest.mark.parametrize("i", [69, 493])
+def test_a_crossing_sticks_shadow_on_half_a_flat_stick_is_not_a_doubt(i: int) -> None:
+    """One half of a 배 stick lies in the shadow of the stick across it: darker, so it scored
+    like 등 (0.72 and 0.79), yet it looks like neither face. The throw was handed to the
+    referee for that alone; it reads right by itself."""
+    rec = _throw(i)
+    assert rec["case"] == "touching" and rec["read"] == rec["truth"], rec
+    assert not rec["flagged"], rec["reasons"]
+
+
+def test_a_half_that_looks_like_the_other_face_is_still_a_doubt() -> None:
+    """Throw 1573: stick 3 reads 등 while one half of it scores a plain 배 (-0.07): part of a
+    flat neighbour split badly from it. The throw (개) read as 모 must go to the referee, and
+    the disagreeing halves say why."""
+    rec = _throw(1573)
+    assert rec["flagged"], rec
+    assert any("two halves read as different faces" in why for why in rec["reasons"]), rec["reasons"]
