@@ -187,3 +187,22 @@ def test_a_reading_made_before_a_new_calibration_teaches_nothing(app: Flask, cli
     loop.use_calibration(newer)
     referee.post(f"/api/matches/{match_id}/reading/confirm", {"result": scene.truth})
     assert loop.calibration is newer and newer.faces.learned == ((), ())
+
+
+def test_a_failing_confirmation_listener_never_loses_the_throw(app: Flask, client: FlaskClient, referee: Referee,
+                                                               match_id: int, scene: Scene, tmp_path: Any) -> None:
+    service = app.extensions["yut_cam.service"]
+    _throw_read(app, scene, _installed(scene, tmp_path), tmp_path)
+    heard: list[tuple[int, int, str]] = []
+
+    def broken(match: int, capture: int, result: str) -> None:
+        heard.append((match, capture, result))
+        raise OSError("disk full")
+
+    service.confirm_listeners.insert(0, broken)
+    resp = referee.post(f"/api/matches/{match_id}/reading/confirm", {"result": scene.truth})
+    assert resp.status_code == 200, resp.json
+    assert heard == [(match_id, 1, scene.truth)]
+    events = [e["event"] for e in client.get(f"/api/matches/{match_id}/events").json]
+    throws = [e for e in events if e.get("capture") == 1]
+    assert len(throws) == 1 and throws[0]["result"] == scene.truth  # stored all the same
