@@ -43,3 +43,15 @@ def test_a_low_contrast_venue_asks_for_a_wider_face_margin() -> None:
     rec = run_style((1505, 3, None, False))[2]
     assert rec["truth"] == "도"
     assert rec["read"] == "도" or any("face unsure" in why for why in rec["reasons"]), rec
+
+
+def test_a_stick_across_the_marked_one_is_not_taken_for_its_body() -> None:
+    """Independent renderer, venue 14001, throw 5: a dark 등 stick lies across the middle of
+    the one 배-up stick. The body colour the mark is told from was the median of the middle,
+    that is of the crossing stick; the pale wood then looked as mark-like as the red ring at
+    one end, both ends scored alike, and 빽도 came out as 도, unflagged."""
+    from bench.foreign_scenes import run_style as run_foreign
+
+    rec = run_foreign((14001, 6, None, False))[5]
+    assert rec["truth"] == "빽도" and rec["case"] == "touching"
+    assert rec["read"] == "빽도" or rec["flagged"], rec
