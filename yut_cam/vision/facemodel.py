@@ -132,7 +132,7 @@ def _estimate(b: npt.NDArray[np.float64], k: npt.NDArray[np.float64], weigh: boo
     direction: tuple[float, ...] = ()
     if weigh:
         # the features' correlation within a face, shrunk toward none as much as the samples
-        # are few (MIN_DIRECTION of them: fully, as the one-by-one model reads them)
+        # are few (fully at MIN_DIRECTION + 2: each feature then weighed by its own separation)
         z = np.vstack([(b - mb) / spread, (k - mk) / spread])
         dof = max(1, len(z) - 2)
         shrink = min(1.0, MIN_DIRECTION / dof)
