@@ -55,3 +55,15 @@ def test_a_stick_across_the_marked_one_is_not_taken_for_its_body() -> None:
     rec = run_foreign((14001, 6, None, False))[5]
     assert rec["truth"] == "빽도" and rec["case"] == "touching"
     assert rec["read"] == "빽도" or rec["flagged"], rec
+
+
+def test_a_stick_across_the_middle_does_not_hide_the_mark_at_an_end() -> None:
+    """Independent renderer, venue 11010, throw 9: a dark stick lies across the middle of the
+    one 배-up stick. Rows mark-like in the middle are left out as shade along a side of the
+    box; counted over the crossing stick too, every row was left out, and the red mark at
+    one end with it (빽도 read as 도, unflagged). Only the stick's own pixels count now."""
+    from bench.foreign_scenes import run_style as run_foreign
+
+    rec = run_foreign((11010, 10, None, False))[9]
+    assert rec["truth"] == "빽도" and rec["case"] == "touching"
+    assert rec["read"] == "빽도" or rec["flagged"], rec

@@ -312,8 +312,10 @@ def end_profile(patch: U8, body_lab: npt.NDArray[np.float64], mark_lab: npt.NDAr
     if foreground is not None:
         like &= foreground[int(h * 0.25):int(h * 0.25) + len(like)] > 0
     # the mark sits at one end: a row that is mark-like in the stick's middle as well is mat
-    # or shade along a side of a box that lies askew, and tells nothing about the ends
-    side = like[:, int(w * 0.35):int(w * 0.65)].mean(axis=1) > 0.3
+    # or shade along a side of a box that lies askew, and tells nothing about the ends. Only
+    # the stick's own pixels there count: another stick lying across it says nothing
+    mid = slice(int(w * 0.35), int(w * 0.65))
+    side = (like[:, mid] & ok[:, mid]).sum(axis=1) > 0.3 * ok[:, mid].sum(axis=1)
     ok &= ~side[:, None]
     like &= ok
     out = []

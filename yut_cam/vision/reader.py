@@ -223,6 +223,13 @@ def _relight_shade(work: npt.NDArray[np.uint8], cal: Calibration, mask: npt.NDAr
     return mask, gain, d_lum, d_chroma
 
 
+def _belly_lab(cal: Calibration) -> npt.NDArray[np.float64]:
+    """The flat (배) face's mean colour in OpenCV's 8-bit Lab, from the face model."""
+    names, belly = cal.faces.names, cal.faces.belly
+    return np.array([belly[names.index("brightness")] * 2.55, belly[names.index("chroma_a")] + 128.0,
+                     belly[names.index("chroma_b")] + 128.0], np.float64)
+
+
 def _edge_depth(rect: F.Rect, mat: npt.NDArray[np.float32]) -> float:
     """How deep (px) the stick reaches into the mat: > 0 inside, < 0 its distance outside."""
     corners = F.rect_corners(rect)
@@ -351,14 +358,14 @@ def read_image(image_bgr: npt.NDArray[np.uint8], calibration: Calibration) -> Re
             clear_m = (F.stick_patch(np.ascontiguousarray(near), mark_rect.scaled(s), PATCH_SIZE) < 64).astype(np.uint8)
             plab = cv2.cvtColor(patch_m, cv2.COLOR_BGR2LAB).astype(np.float64)
             ph, pw = plab.shape[:2]
-            # the body's colour from the stick's own middle: a stick lying across it is no body
+            # the body's colour from the stick's own middle; where another stick lies across
+            # it, the flat face's colour as this venue's sticks showed it (Lab, same light)
             rows, cols = slice(int(ph * 0.15), int(ph * 0.85)), slice(int(pw * 0.35), int(pw * 0.65))
             own = clear_m[rows, cols] > 0
-            if own.mean() < 0.3:  # covered there: the body shows between the ends
-                cols = slice(int(pw * 0.24), int(pw * 0.76))
-                own = clear_m[rows, cols] > 0
-            middle = plab[rows, cols][own] if own.sum() >= 8 else plab[rows, cols].reshape(-1, 3)
-            body = np.asarray(np.median(middle, axis=0), np.float64)
+            if own.mean() >= 0.3:
+                body = np.asarray(np.median(plab[rows, cols][own], axis=0), np.float64)
+            else:
+                body = _belly_lab(cal)
             fg_patch = (F.stick_patch(differs, mark_rect.scaled(s), PATCH_SIZE) > 127).astype(np.uint8)
             # the patch spans 94% of the box: a box longer than that is longer than the stick
             trim = max(0.0, 1.0 - cal.stick_length / (0.94 * rect_m.length)) + 0.04
