@@ -8,11 +8,12 @@ reading.json, and annotated.jpg) under the store's capture directory, and publis
 reading for the referee to confirm. When the referee confirms it (as read or corrected),
 the calibration's face model learns the venue's sticks from it
 (:func:`yut_cam.vision.learning.learn`) and is saved back to the calibration file.  The
-latest full frame is kept for the console's calibration photos (:meth:`CameraLoop.latest_frame`), also while there is no calibration
-yet; a new calibration is swapped in by :meth:`CameraLoop.use_calibration` and used from
-the next frame on.  A missing or lost camera, or a bad calibration, is
-reported in the LIVE STATE (``camera: {"ok": false, "message": ...}``) and retried; it
-never takes the service down.  OpenCV work runs off the event loop (gevent threadpool).
+latest full frame is kept for the console's calibration photos
+(:meth:`CameraLoop.latest_frame`), also while there is no calibration yet; a new
+calibration is swapped in by :meth:`CameraLoop.use_calibration` and used from the next
+frame on.  A missing or lost camera, or a bad calibration, is reported in the LIVE STATE
+(``camera: {"ok": false, "message": ...}``) and retried; it never takes the service down.
+OpenCV work runs off the event loop (gevent threadpool).
 """
 
 from __future__ import annotations
