@@ -33,3 +33,17 @@ def test_a_half_that_looks_like_the_other_face_is_still_a_doubt() -> None:
     rec = _throw(1573)
     assert rec["flagged"], rec
     assert any("two halves read as different faces" in why for why in rec["reasons"]), rec["reasons"]
+
+
+def test_a_venue_of_the_bench_learns_from_each_confirmed_throw() -> None:
+    """``bench.vision --match``: a venue's throws are read in turn, and each true result,
+    confirmed after the reading is scored, teaches the next reading (or not, ``--no-learn``)."""
+    from bench.vision import _venue
+
+    taught = _venue((5, 0, 4, None, True))
+    alone = _venue((5, 0, 4, None, False))
+    assert [r["i"] for r in taught] == [0, 1, 2, 3] and [r["case"] for r in taught] == list(CASES)
+    known = [r["learned"] for r in taught]
+    assert known[0] == 0 and known == sorted(known) and known[-1] > 0, known
+    assert all(r["learned"] == 0 for r in alone)
+    assert [r["truth"] for r in taught] == [r["truth"] for r in alone]  # the same venue and throws
