@@ -40,6 +40,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
+from yut_cam.vision.types import FLAT_UP
+
 __all__ = [
     "RESULTS",
     "ALL_RESULTS",
@@ -69,7 +71,7 @@ IDEAL_ODDS: Mapping[str, Fraction] = {
     "모": Fraction(1, 16),
     "빽도": Fraction(1, 16),
 }
-FLAT_COUNT: Mapping[str, int] = {"모": 0, "도": 1, "빽도": 1, "개": 2, "걸": 3, "윷": 4}
+FLAT_COUNT: Mapping[str, int] = FLAT_UP
 MIN_EXPECTED = 5.0
 _POOL_ORDER: tuple[str, ...] = ("모", "빽도", "도", "개", "걸", "윷")
 

@@ -18,9 +18,8 @@ from __future__ import annotations
 import dataclasses
 
 from yut_cam.vision.calmodel import Calibration
-from yut_cam.vision.types import Face, Reading
+from yut_cam.vision.types import FLAT_UP, Face, Reading
 
-BELLIES_UP: dict[str, int] = {"모": 0, "도": 1, "빽도": 1, "개": 2, "걸": 3, "윷": 4}
 # a stick read on the wrong side of the confirmed count is taken to be the one nearest to
 # doubt only if it was near it: |score - 0.5| * 2 below this
 FLIP_MARGIN = 0.5
@@ -30,10 +29,10 @@ def confirmed_faces(reading: Reading, result: str) -> list[Face] | None:
     """Each stick's face as the confirmed ``result`` says, in the reading's order; None when
     the result cannot say (낙, fewer than four sticks, two or more sticks off, or the one
     stick off was read with a clear margin)."""
-    if result not in BELLIES_UP or reading.result == "낙" or len(reading.sticks) != 4:
+    if result not in FLAT_UP or reading.result == "낙" or len(reading.sticks) != 4:
         return None
     faces: list[Face] = [s.face for s in reading.sticks]
-    off = BELLIES_UP[result] - faces.count("배")
+    off = FLAT_UP[result] - faces.count("배")
     if abs(off) > 1:
         return None
     if off:

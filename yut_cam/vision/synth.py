@@ -48,6 +48,7 @@ from yut_cam.vision.synth_place import Placer, touches_mat
 from yut_cam.vision.synth_scene import build_scene, form_image, project
 from yut_cam.vision.synth_sticks import MARKS, PATTERNS, Pose, draw_stick, stick_corners
 from yut_cam.vision.synth_textures import FLOOR_KINDS, MAT_KINDS
+from yut_cam.vision.types import BY_FLAT_UP
 
 U8 = NDArray[np.uint8]
 BGR = tuple[int, int, int]
@@ -56,7 +57,6 @@ Point = tuple[float, float]
 CASES = ("clean", "touching", "edge", "낙")
 CASE_WEIGHTS = (0.5, 0.25, 0.12, 0.13)
 P_BELLY = 0.6
-RESULT_BY_BELLY = {0: "모", 1: "도", 2: "개", 3: "걸", 4: "윷"}
 
 
 @dataclass(frozen=True)
@@ -160,7 +160,7 @@ def result_of(sticks: Sequence[StickTruth]) -> str:
     belly = [s for s in sticks if s.face == "배"]
     if len(belly) == 1 and belly[0].marked:
         return "빽도"
-    return RESULT_BY_BELLY[len(belly)]
+    return BY_FLAT_UP[len(belly)]
 
 
 def _pick(rng: np.random.Generator, options: Sequence[BGR], jitter: int = 12) -> BGR:

@@ -11,7 +11,9 @@ Result = Literal["도", "개", "걸", "윷", "모", "빽도", "낙"]
 
 FACES: tuple[Face, ...] = ("배", "등")
 RESULTS: tuple[Result, ...] = ("도", "개", "걸", "윷", "모", "빽도", "낙")
-_BY_BELLY_COUNT: dict[int, Result] = {0: "모", 1: "도", 2: "개", 3: "걸", 4: "윷"}
+# the result of four sticks by how many show the flat side (배) up, and back (빽도: one, the marked one)
+BY_FLAT_UP: dict[int, Result] = {0: "모", 1: "도", 2: "개", 3: "걸", 4: "윷"}
+FLAT_UP: dict[str, int] = {"모": 0, "도": 1, "빽도": 1, "개": 2, "걸": 3, "윷": 4}
 
 Point = tuple[float, float]
 
@@ -61,7 +63,7 @@ def result_of(sticks: tuple[StickReading, ...] | list[StickReading]) -> Result:
     bellies = [s for s in sticks if s.face == "배"]
     if len(bellies) == 1 and bellies[0].marked:
         return "빽도"
-    return _BY_BELLY_COUNT[min(len(bellies), 4)]
+    return BY_FLAT_UP[min(len(bellies), 4)]
 
 
 @dataclass(frozen=True)
