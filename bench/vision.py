@@ -193,6 +193,7 @@ def _read_one(i: int, case: str, style: Any, rng: np.random.Generator, cal: Any,
 
 def bench_accuracy(seed: int, n: int, workers: int, dump: str | None, match: int = 1,
                    teach: bool = True) -> list[str]:
+    from yut_cam.vision.facemodel import MIN_DIRECTION
     from yut_cam.vision.synth import CASES
 
     t0 = time.perf_counter()
@@ -237,10 +238,10 @@ def bench_accuracy(seed: int, n: int, workers: int, dump: str | None, match: int
         lines.append(f"    throws at venues calibrated without the 빽도 mark: {len(markless)}, flagged "
                      f"{100 * (len(markless) - len(un)) / len(markless):.1f} %, exact unflagged "
                      f"{sum(r['read'] == r['truth'] for r in un)}/{len(un)}")
-    taught = [r for r in res if "read" in r and r.get("learned", 0) >= 8]
+    taught = [r for r in res if "read" in r and r.get("learned", 0) >= MIN_DIRECTION]
     if match > 1 and taught:
         un = [r for r in taught if not r["flagged"]]
-        lines.append(f"    throws read after learning >= 8 confirmed sticks: {len(taught)}, flagged "
+        lines.append(f"    throws read after learning >= {MIN_DIRECTION} confirmed sticks: {len(taught)}, flagged "
                      f"{100 * (len(taught) - len(un)) / len(taught):.1f} %, exact unflagged "
                      f"{sum(r['read'] == r['truth'] for r in un)}/{len(un)}")
     errs = [r.get("calibration_error") or r.get("read_error") for r in res

@@ -216,3 +216,14 @@ def test_saturated_fraction() -> None:
     p = np.zeros((10, 10, 3), np.uint8)
     p[:3] = 255
     assert F.saturated_fraction(p) == pytest.approx(0.3)
+
+
+@pytest.mark.parametrize("bgr", [(40, 90, 200), (180, 170, 160), (20, 20, 20)])
+def test_face_lab_inverts_the_colour_face_features_measured(bgr: tuple[int, int, int]) -> None:
+    import cv2
+
+    from yut_cam.vision.functional import FEATURE_NAMES, face_features, face_lab
+
+    patch = np.full((16, 64, 3), bgr, np.uint8)
+    lab = cv2.cvtColor(patch, cv2.COLOR_BGR2LAB)[0, 0].astype(np.float64)
+    assert face_lab(FEATURE_NAMES, tuple(face_features(patch))) == pytest.approx(lab, abs=0.01)

@@ -268,6 +268,13 @@ def face_features(patch: U8, valid: U8 | None = None) -> npt.NDArray[np.float64]
     ])
 
 
+def face_lab(names: tuple[str, ...], features: tuple[float, ...]) -> npt.NDArray[np.float64]:
+    """The mean colour, in OpenCV's 8-bit Lab, that :func:`face_features` measured as
+    ``features`` (named by ``names``): the inverse of its first three entries."""
+    return np.array([features[names.index("brightness")] * 2.55, features[names.index("chroma_a")] + 128.0,
+                     features[names.index("chroma_b")] + 128.0], np.float64)
+
+
 def end_profile(patch: U8, body_lab: npt.NDArray[np.float64], mark_lab: npt.NDArray[np.float64],
                 end_fraction: float = 0.24, valid: U8 | None = None,
                 foreground: U8 | None = None, max_trim: float = 0.0) -> tuple[float, float]:

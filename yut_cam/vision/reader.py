@@ -223,13 +223,6 @@ def _relight_shade(work: npt.NDArray[np.uint8], cal: Calibration, mask: npt.NDAr
     return mask, gain, d_lum, d_chroma
 
 
-def _belly_lab(cal: Calibration) -> npt.NDArray[np.float64]:
-    """The flat (배) face's mean colour in OpenCV's 8-bit Lab, from the face model."""
-    names, belly = cal.faces.names, cal.faces.belly
-    return np.array([belly[names.index("brightness")] * 2.55, belly[names.index("chroma_a")] + 128.0,
-                     belly[names.index("chroma_b")] + 128.0], np.float64)
-
-
 def _edge_depth(rect: F.Rect, mat: npt.NDArray[np.float32]) -> float:
     """How deep (px) the stick reaches into the mat: > 0 inside, < 0 its distance outside."""
     corners = F.rect_corners(rect)
@@ -365,7 +358,7 @@ def read_image(image_bgr: npt.NDArray[np.uint8], calibration: Calibration) -> Re
             if own.mean() >= 0.3:
                 body = np.asarray(np.median(plab[rows, cols][own], axis=0), np.float64)
             else:
-                body = _belly_lab(cal)
+                body = F.face_lab(cal.faces.names, cal.faces.belly)
             fg_patch = (F.stick_patch(differs, mark_rect.scaled(s), PATCH_SIZE) > 127).astype(np.uint8)
             # the patch spans 94% of the box: a box longer than that is longer than the stick
             trim = max(0.0, 1.0 - cal.stick_length / (0.94 * rect_m.length)) + 0.04
