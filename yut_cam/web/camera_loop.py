@@ -255,8 +255,9 @@ class CameraLoop:
             reading, used = self._unconfirmed.pop((match_id, n), (None, None))
             if reading is None or used is not self._current_calibration:
                 return False
-            taught = learn(used, reading, result)
-            if taught is used:
+        taught = learn(used, reading, result)  # a refit of some ms: not while frames wait on the lock
+        with self._lock:
+            if taught is used or used is not self._current_calibration:
                 return False
             self._current_calibration = taught
         known = taught.faces.learned
