@@ -31,6 +31,11 @@ MIN_EDGE_CONTRAST = 0.85  # share of the outline with floor outside and mat insi
 # how far (px at the work width) an outline found by colour may be off either way: the
 # region's threshold sits somewhere on an edge blurred over a pixel or two
 BASE_DOUBT = 2.0
+# a ring just outside the found outline that differs from the floor further out by this
+# much (ΔE of the median colour; or its texture by this ratio either way) may be a border
+# band of almost the floor's look, along each of at least 3 of the mat's 4 quarters
+FAINT_COLOUR = 2.5
+FAINT_TEXTURE = 1.4
 
 
 class MatNotFound(ValueError):
@@ -284,6 +289,61 @@ def _add_band(lab: F32, outline: npt.NDArray[np.float64], kind: str) -> tuple[np
     return np.asarray(outline + vn * ((shift + np.roll(shift, 1)) / 2.0)[:, None], np.float64), doubt
 
 
+def _faint_band(lab: F32, outline: npt.NDArray[np.float64]) -> float:
+    """How far (px) beyond ``outline`` a border band of almost the floor's colour and
+    texture may reach, 0 if nothing suggests one.
+
+    The mean colour and texture of each 1 px ring outside the outline, along each quarter
+    of the mat, make a profile. Where the rings just outside (up to 0.035 of the mat's
+    size) differ from the floor further out (0.11 to 0.15) and the profile turns from the
+    one to the other in a step (a band's outer edge; light falling off over the floor
+    turns it slowly), along at least 3 of the 4 quarters, the band is taken to end at the
+    step. A band that faint is no certain part of the mat, so it only widens the outline's
+    doubt: a stick on it is not called 낙 without the referee."""
+    h, w = lab.shape[:2]
+    inside = np.zeros((h, w), np.uint8)
+    cv2.fillPoly(inside, [np.round(outline).astype(np.int32)], 1)
+    size = float(np.sqrt(cv2.contourArea(outline.astype(np.float32).reshape(-1, 1, 2))))
+    out = cv2.distanceTransform(1 - inside, cv2.DIST_L2, 3)
+    light = lab[..., 0]
+    mean = cv2.blur(light, (5, 5))
+    texture = np.sqrt(np.maximum(cv2.blur(light * light, (5, 5)) - mean * mean, 0.0))
+    n = int(0.15 * size) + 1
+    sel = (out >= 3.0) & (out < n)
+    yy, xx = np.nonzero(sel)
+    centre = outline.mean(axis=0)
+    quarter = ((np.arctan2(yy - centre[1], xx - centre[0]) + np.pi) // (np.pi / 2)).astype(np.int64) % 4
+    key = quarter * n + out[sel].astype(np.int64)
+    count = np.bincount(key, minlength=4 * n).reshape(4, n)
+    # texture weighs three times: lightness spreading 3 more is as plain as ΔE 9
+    values = np.concatenate([lab[sel], 3.0 * texture[sel][:, None]], axis=1).astype(np.float64)
+    prof = np.stack([np.bincount(key, values[:, c], minlength=4 * n).reshape(4, n) for c in range(4)], axis=2)
+    near_to, far_from = int(0.035 * size) + 1, int(0.11 * size)
+    widths = []
+    for q in range(4):
+        ok = count[q] >= 5
+        ok[:3] = False
+        rings = np.nonzero(ok)[0]
+        near, far = rings[rings < near_to], rings[rings >= far_from]
+        if len(near) < 2 or len(far) < 2:
+            continue
+        p = prof[q] / np.maximum(count[q], 1)[:, None]
+        a, b = p[near].mean(axis=0), p[far].mean(axis=0)
+        if (float(np.linalg.norm(a[:3] - b[:3])) < FAINT_COLOUR
+                and 1.0 / FAINT_TEXTURE < (a[3] + 1.5) / (b[3] + 1.5) < FAINT_TEXTURE):
+            continue
+        # where each ring lies between the near ring (-1) and the far floor (+1)
+        span = b - a
+        t = ((p[rings] - a) @ span) / max(float(span @ span), 1e-9) * 2.0 - 1.0
+        between = rings[np.abs(t) < 0.5]
+        if len(between) > max(3.0, 0.025 * size):
+            continue  # a slow turn: light over the floor, not a band's edge
+        nearish = rings[t < 0.0]
+        widths.append(float(nearish.max()) + 1.0 if len(nearish) else 0.0)
+    found = [x for x in widths if x > 0.0]
+    return max(found) if len(found) >= 3 else 0.0
+
+
 def _like_middle(lab: F32) -> U8:
     """0/1 mask of the pixels whose colour is near the middle of the picture's (Otsu split)."""
     sh, sw = lab.shape[:2]
@@ -378,8 +438,9 @@ def locate_mat(empty: U8, work_width: int = 640) -> MatOutline:
             raise MatNotFound(f"{first}; {second}") from None
     lab1 = cv2.cvtColor(cv2.GaussianBlur(small, (0, 0), 1.0), cv2.COLOR_BGR2LAB).astype(np.float32)
     outline, band = _add_band(lab1, outline, kind)
+    unseen = _faint_band(lab1, outline)
     pts = (outline + 0.5) / scale - 0.5
     pts[:, 0] = np.clip(pts[:, 0], 0, w - 1)
     pts[:, 1] = np.clip(pts[:, 1], 0, h - 1)
     return MatOutline([(float(px), float(py)) for px, py in pts],
-                      doubt_in=(BASE_DOUBT + band) / scale, doubt_out=BASE_DOUBT / scale)
+                      doubt_in=(BASE_DOUBT + band) / scale, doubt_out=(BASE_DOUBT + unseen) / scale)
