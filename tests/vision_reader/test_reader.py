@@ -65,6 +65,22 @@ def test_without_a_learned_mark_one_stick_up_goes_to_the_referee(
     assert any("빽도 mark not learned at calibration" in why for why in r.reasons) == asks
 
 
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_specks_joined_into_a_large_region_are_not_kept_over_sticks(cal: Calibration, seed: int) -> None:
+    """Noise along the rim of a bystander's shadow joins into one ragged region larger than
+    a stick: with five or more stick-like regions, the four kept are the ones that fill
+    their boxes (the sticks), whatever the ragged one's area."""
+    img = S.render(S.four("배배등등", 0, seed=seed), seed=seed + 10).astype(np.int16)
+    rng = np.random.default_rng(seed)
+    ys, xs = np.mgrid[300:345, 1040:1100]
+    specks = rng.random(ys.shape) < 0.35
+    img[ys[specks], xs[specks]] += 45  # light specks on the mat by its right-hand edge
+    r = read_image(np.clip(img, 0, 255).astype(np.uint8), cal)
+    assert r.result == "개" and r.needs_referee  # read right, and the referee still looks
+    assert any("stick-like regions" in x for x in r.reasons)
+    assert all(max(p[0] for p in st.box) < 1030 for st in r.sticks)  # none kept from the specks
+
+
 def test_light_change_since_calibration(cal: Calibration) -> None:
     # warmer and 25% darker than at calibration
     img = S.render(S.four("배배등등", 0, seed=3), seed=13, gain=(0.65, 0.75, 0.85))

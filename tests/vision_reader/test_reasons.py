@@ -30,7 +30,7 @@ CASES = [
     ("3 sticks merged beyond clean separation (71% of the region explained, 2.4 sticks of area)", "윷 3개가 붙어"),
     ("a region of 2.1 sticks' area with 1 stick(s)' outline", "윷 2.1개 크기의 덩어리에서 윷 1개의 모양만"),
     ("only 3 stick(s) found", "윷을 3개만 찾았습니다"),
-    ("6 stick-like regions, expected 4 (kept the 4 largest)", "윷 같은 것이 6개 보입니다"),
+    ("6 stick-like regions, expected 4 (kept the 4 likeliest)", "윷 같은 것이 6개 보입니다"),
     ("reader error: image is blank (one flat colour, mean 0)", "판독 오류: image is blank"),
     ("the 빽도 mark was not learned (belly image: cannot tell which stick carries the 빽도 mark (…)): every throw"
      " with one stick 배 up will be handed to the referee as 도 or 빽도; retake the 배 picture", "빽도 표시를 배우지 못했습니다"),

@@ -45,6 +45,9 @@ GLARE = 0.08  # share of blown-out pixels on a stick that makes its face unsure
 # stick nearer the mat's outline than that, plus the outline's own doubt, is read as on
 # or off the mat only after the referee looks. 낙 is the costliest misreading either way.
 EDGE_WIDTHS = 0.5
+# a stick's region covers at least this share of its box (more than four stick-like regions:
+# ones covering less of their boxes count as that much less likely sticks)
+SOLID = 0.8
 # a region of more than this many sticks' area is no pile of sticks; darker than the empty
 # mat by this factor (or more) in every channel, it is shade over the mat
 SHADE_AREA = 5.0
@@ -139,9 +142,17 @@ def _find(mask: npt.NDArray[np.uint8], lab: F.F32, diffs: tuple[F.F32, F.F32], c
     if len(found) < 4:
         reasons.append(f"only {len(found)} stick(s) found")
     if len(found) > 4:
-        reasons.append(f"{len(found)} stick-like regions, expected 4 (kept the 4 largest)")
-        found = sorted(found, key=lambda f: -f.support)[:4]
+        reasons.append(f"{len(found)} stick-like regions, expected 4 (kept the 4 likeliest)")
+        # a stick fills its box; specks of noise along the rim of a shadow, joined into one
+        # region, do not, whatever their area
+        found = sorted(found, key=lambda f: -f.support * min(1.0, _density(mask, f.rect) / SOLID))[:4]
     return found
+
+
+def _density(mask: npt.NDArray[np.uint8], rect: F.Rect) -> float:
+    """The share of ``rect`` (work scale) that ``mask`` covers."""
+    box = F.rect_mask(mask.shape, rect) > 0
+    return float((mask[box] > 0).mean()) if box.any() else 0.0
 
 
 def _doubled(rects: list[F.Rect], width: float) -> bool:
