@@ -46,7 +46,7 @@ class MatNotFound(ValueError):
 class MatOutline:
     """The mat's outer outline and how far (px) the true edge may lie from it: inside
     (``doubt_in``: a border band that was added may be floor after all) and outside
-    (``doubt_out``)."""
+    (``doubt_out``: a border band almost like the floor may lie beyond it)."""
 
     polygon: Polygon
     doubt_in: float
