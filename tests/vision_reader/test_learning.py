@@ -13,7 +13,7 @@ from tests.vision_reader import scenes as S
 from yut_cam.vision.calibration import Calibration, calibrate
 from yut_cam.vision.errors import CalibrationError
 from yut_cam.vision.facemodel import LEARN_KEEP, MIN_DIRECTION, FaceModel
-from yut_cam.vision.learning import confirmed_faces, learn
+from yut_cam.vision.learning import confirmed_faces, distrust_mark, learn
 from yut_cam.vision.reader import read_image
 from yut_cam.vision.types import Reading, StickReading, result_of
 
@@ -127,6 +127,38 @@ def test_a_confirmed_reading_teaches_the_calibration_and_survives_the_file(
     assert back.faces.belly == pytest.approx(taught.faces.belly, abs=1e-3)
     twice = learn(back, r, "개")  # what was saved goes on learning
     assert [len(x) for x in twice.faces.learned] == [4, 4]
+
+
+@pytest.mark.parametrize(("read", "asked", "confirmed", "keeps_mark"), [
+    ("도", False, "빽도", False),  # sure of no mark, and it was there
+    ("빽도", False, "도", False),  # sure of a mark that was not there
+    ("도", True, "빽도", True),  # the reader asked: the referee's answer is what asking is for
+    ("도", False, "도", True),  # read right
+    ("도", False, "개", True),  # a face was wrong, not the mark
+    ("개", False, "걸", True),
+])
+def test_a_sure_wrong_reading_of_the_mark_stops_the_venue_reading_it(
+        triplet_cal: Calibration, read: str, asked: bool, confirmed: str, keeps_mark: bool) -> None:
+    sticks = {"도": "배등등등", "빽도": "배등등등", "개": "배배등등"}[read]
+    r = reading(sticks, [0.1 if f == "배" else 0.9 for f in sticks])
+    r = Reading(result=read, confidence=0.9, needs_referee=asked, sticks=r.sticks)
+    after = distrust_mark(triplet_cal, r, confirmed)
+    assert (after.mark is not None) == keeps_mark
+    assert (after is triplet_cal) == keeps_mark
+    if not keeps_mark:
+        assert "corrected a sure reading" in after.mark_problem and after.warnings  # the console says so
+        assert after.faces is triplet_cal.faces
+
+
+def test_once_the_mark_is_distrusted_one_stick_up_goes_to_the_referee(triplet_cal: Calibration, tmp_path: Path) -> None:
+    # the venue's mark, read surely as absent, was there: the referee corrects 도 to 빽도
+    r = read_image(S.render(S.four("배등등등", seed=23), seed=33), triplet_cal)
+    assert (r.result, r.needs_referee) == ("도", False)
+    after = learn(triplet_cal, r, "빽도")
+    assert after.mark is None and [len(x) for x in after.faces.learned] == [1, 3]  # the faces still teach
+    after.save(tmp_path / "venue.json")
+    again = read_image(S.render(S.four("배등등등", 0, seed=24), seed=34), Calibration.load(tmp_path / "venue.json"))
+    assert again.result == "도" and again.needs_referee and any("빽도 mark not learned" in x for x in again.reasons)
 
 
 def test_saving_only_what_was_learned_keeps_the_background_picture(triplet_cal: Calibration, tmp_path: Path) -> None:

@@ -9,6 +9,9 @@ apart becomes one more known example of its face, and the face model is refitted
 or a stick the reader was sure of but the result contradicts teaches nothing: the examples
 must be right, or the model learns the mistake.
 
+A confirmation can also unteach: a 도 or 빽도 the reader was sure of, confirmed as the
+other, shows the venue's 빽도 mark is misread here (:func:`distrust_mark`).
+
 Pure functions: the live service keeps the readings, calls :func:`learn` when the referee
 confirms, and saves the calibration it returns.
 """
@@ -47,7 +50,9 @@ def confirmed_faces(reading: Reading, result: str) -> list[Face] | None:
 
 def learn(calibration: Calibration, reading: Reading, result: str) -> Calibration:
     """``calibration`` with its face model refitted to the sticks of ``reading`` as the
-    referee's confirmed ``result`` labels them; the same object when they teach nothing."""
+    referee's confirmed ``result`` labels them, and without its 빽도 mark if the reader was
+    sure of the mark and wrong (:func:`distrust_mark`); the same object when nothing changes."""
+    calibration = distrust_mark(calibration, reading, result)
     faces = confirmed_faces(reading, result)
     if faces is None:
         return calibration
@@ -55,3 +60,16 @@ def learn(calibration: Calibration, reading: Reading, result: str) -> Calibratio
     back = [s.features for f, s in zip(faces, reading.sticks) if f == "등" and s.features is not None]
     model = calibration.faces.taught(belly, back)
     return calibration if model is calibration.faces else dataclasses.replace(calibration, faces=model)
+
+
+def distrust_mark(calibration: Calibration, reading: Reading, result: str) -> Calibration:
+    """``calibration`` without its 빽도 mark when ``reading`` said 도 or 빽도 without asking
+    the referee and the referee confirmed the other: a mark the reader misses or imagines at
+    this venue (a mark at the very tip, a knot like it) would be misread silently again, so
+    from then on every throw with one stick 배 up goes to the referee, as at a venue where
+    calibration could not learn the mark, until the next calibration."""
+    if calibration.mark is None or reading.needs_referee or {reading.result, result} != {"도", "빽도"}:
+        return calibration
+    return dataclasses.replace(calibration, mark=None, mark_problem=(
+        f"the referee corrected a sure reading of {reading.result} to {result} at this venue, so the mark is"
+        " no longer read"))

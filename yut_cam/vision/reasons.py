@@ -35,7 +35,7 @@ _KOREAN: tuple[tuple[re.Pattern[str], str], ...] = tuple((re.compile(p), k) for 
      r"윷 \1개 크기의 덩어리에서 윷 \2개의 모양만 찾았습니다"),
     (r"^only (\d+) stick\(s\) found", r"윷을 \1개만 찾았습니다"),
     (r"^(\d+) stick-like regions, expected 4",
-     r"윷 같은 것이 \1개 보입니다 (큰 4개로 읽음): 그림자나 물건이 멍석 위에 있는지 보세요"),
+     r"윷 같은 것이 \1개 보입니다 (가장 윷다운 4개로 읽음): 그림자나 물건이 멍석 위에 있는지 보세요"),
     (r"^reader error: (.*)$", r"판독 오류: \1"),
     # what a calibration that worked cannot read (Calibration.warnings)
     (r"^the 빽도 mark was not learned", "빽도 표시를 배우지 못했습니다: 배가 하나만 위인 던지기는 모두 심판이 도인지 빽도인지"
