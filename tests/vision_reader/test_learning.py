@@ -3,6 +3,7 @@ refitted face model, its file, and a real reading taught by its confirmation."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
 
@@ -15,7 +16,7 @@ from yut_cam.vision.errors import CalibrationError
 from yut_cam.vision.facemodel import LEARN_KEEP, MIN_DIRECTION, FaceModel
 from yut_cam.vision.learning import confirmed_faces, distrust_mark, learn
 from yut_cam.vision.reader import read_image
-from yut_cam.vision.types import Reading, StickReading, result_of
+from yut_cam.vision.types import Reading, Result, StickReading, result_of
 
 BOX = ((0.0, 0.0), (10.0, 0.0), (10.0, 2.0), (0.0, 2.0))
 
@@ -138,7 +139,7 @@ def test_a_confirmed_reading_teaches_the_calibration_and_survives_the_file(
     ("개", False, "걸", True),
 ])
 def test_a_sure_wrong_reading_of_the_mark_stops_the_venue_reading_it(
-        triplet_cal: Calibration, read: str, asked: bool, confirmed: str, keeps_mark: bool) -> None:
+        triplet_cal: Calibration, read: Result, asked: bool, confirmed: str, keeps_mark: bool) -> None:
     sticks = {"도": "배등등등", "빽도": "배등등등", "개": "배배등등"}[read]
     r = reading(sticks, [0.1 if f == "배" else 0.9 for f in sticks])
     r = Reading(result=read, confidence=0.9, needs_referee=asked, sticks=r.sticks)
@@ -146,8 +147,10 @@ def test_a_sure_wrong_reading_of_the_mark_stops_the_venue_reading_it(
     assert (after.mark is not None) == keeps_mark
     assert (after is triplet_cal) == keeps_mark
     if not keeps_mark:
-        assert "corrected a sure reading" in after.mark_problem and after.warnings  # the console says so
-        assert after.faces is triplet_cal.faces
+        assert after.mark_distrusted and after.faces is triplet_cal.faces
+        assert after.warnings[0].startswith("the 빽도 mark is no longer read (the referee corrected a sure reading")
+    else:
+        assert not after.mark_distrusted
 
 
 def test_once_the_mark_is_distrusted_one_stick_up_goes_to_the_referee(triplet_cal: Calibration, tmp_path: Path) -> None:
@@ -157,8 +160,13 @@ def test_once_the_mark_is_distrusted_one_stick_up_goes_to_the_referee(triplet_ca
     after = learn(triplet_cal, r, "빽도")
     assert after.mark is None and [len(x) for x in after.faces.learned] == [1, 3]  # the faces still teach
     after.save(tmp_path / "venue.json")
-    again = read_image(S.render(S.four("배등등등", 0, seed=24), seed=34), Calibration.load(tmp_path / "venue.json"))
-    assert again.result == "도" and again.needs_referee and any("빽도 mark not learned" in x for x in again.reasons)
+    loaded = Calibration.load(tmp_path / "venue.json")
+    assert loaded.mark_distrusted  # a restart still knows why
+    again = read_image(S.render(S.four("배등등등", 0, seed=24), seed=34), loaded)
+    assert again.result == "도" and again.needs_referee
+    assert any(x.startswith("빽도 mark no longer read here") for x in again.reasons)
+    # a venue whose calibration could not learn the mark says so instead
+    assert not dataclasses.replace(triplet_cal, mark=None, mark_problem="belly image: too small").mark_distrusted
 
 
 def test_saving_only_what_was_learned_keeps_the_background_picture(triplet_cal: Calibration, tmp_path: Path) -> None:

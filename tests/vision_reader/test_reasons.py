@@ -21,6 +21,8 @@ CASES = [
     ("stick 3: mostly covered by another stick", "3번 윷이 다른 윷에 거의 가려졌습니다"),
     ("stick 2: glare over the stick", "2번 윷에 빛이 반사됩니다"),
     ("빽도 mark not learned at calibration: is stick 2 (배 up) the marked stick? (빽도 or 도)", "2번 윷(배)이 빽도 윷인지"),
+    ("빽도 mark no longer read here (the referee corrected it): is stick 3 (배 up) the marked stick? (빽도 or 도)",
+     "이 장소에서는 빽도 표시를 더 읽지 않습니다 (심판이 고친 적이 있음): 3번 윷(배)"),
     ("빽도 mark unsure (mark score 0.08, threshold 0.10)", "빽도 표시가 확실하지 않습니다"),
     ("빽도 mark may be hidden: an end of stick 4 lies under or against another stick", "4번 윷의 한쪽 끝"),
     ("빽도 mark may be missed: stick 1 was read on 76% of a stick's length", "1번 윷이 길이의 76%만 보였습니다"),
@@ -34,6 +36,9 @@ CASES = [
     ("reader error: image is blank (one flat colour, mean 0)", "판독 오류: image is blank"),
     ("the 빽도 mark was not learned (belly image: cannot tell which stick carries the 빽도 mark (…)): every throw"
      " with one stick 배 up will be handed to the referee as 도 or 빽도; retake the 배 picture", "빽도 표시를 배우지 못했습니다"),
+    ("the 빽도 mark is no longer read (the referee corrected a sure reading of 도 to 빽도 at this venue): every throw"
+     " with one stick 배 up will be handed to the referee as 도 or 빽도; calibrate again to read 빽도 again",
+     "이 장소에서는 빽도 표시를 더 읽지 않습니다"),
 ]
 
 

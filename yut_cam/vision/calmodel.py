@@ -28,6 +28,11 @@ VERSION = 1
 Point = tuple[float, float]
 
 
+# how ``mark_problem`` begins when the mark was dropped after the referee corrected a sure
+# 도/빽도 reading (not because calibration could not learn it)
+MARK_DISTRUSTED = "the referee corrected a sure reading"
+
+
 @dataclass(frozen=True)
 class MarkModel:
     """Colour of the 빽도 mark (Lab, calibration light) and the share of an end it covers."""
@@ -61,9 +66,18 @@ class Calibration:
         """What this calibration cannot do, for whoever made it (CLI, console)."""
         if self.mark is not None:
             return ()
+        if self.mark_distrusted:
+            return (f"the 빽도 mark is no longer read ({self.mark_problem}): every throw with one stick 배 up"
+                    " will be handed to the referee as 도 or 빽도; calibrate again to read 빽도 again",)
         return (f"the 빽도 mark was not learned ({self.mark_problem}): every throw with one stick 배 up"
                 " will be handed to the referee as 도 or 빽도; retake the 배 picture with the marked"
                 " stick's mark in plain view to read 빽도 too",)
+
+    @property
+    def mark_distrusted(self) -> bool:
+        """Whether the mark was learned but dropped after the referee corrected it
+        (:func:`yut_cam.vision.learning.distrust_mark`)."""
+        return self.mark is None and self.mark_problem.startswith(MARK_DISTRUSTED)
 
     @property
     def work_scale(self) -> float:

@@ -400,8 +400,8 @@ def read_image(image_bgr: npt.NDArray[np.uint8], calibration: Calibration) -> Re
         sticks[best] = dataclasses.replace(sticks[best], marked=True)
     bellies = [i for i, st in enumerate(sticks) if st.face == "배"]
     if len(bellies) == 1 and mark_model is None:
-        face_doubts.append(f"빽도 mark not learned at calibration: is stick {bellies[0] + 1} (배 up) the marked"
-                           " stick? (빽도 or 도)")
+        why = "no longer read here (the referee corrected it)" if cal.mark_distrusted else "not learned at calibration"
+        face_doubts.append(f"빽도 mark {why}: is stick {bellies[0] + 1} (배 up) the marked stick? (빽도 or 도)")
     elif len(bellies) == 1 and mark_model is not None:
         share = marks[bellies[0]]
         thr = mark_model.threshold

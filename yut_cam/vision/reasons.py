@@ -22,6 +22,8 @@ _KOREAN: tuple[tuple[re.Pattern[str], str], ...] = tuple((re.compile(p), k) for 
     (r"^stick (\d+): glare over the stick", r"\1번 윷에 빛이 반사됩니다"),
     (r"^빽도 mark not learned at calibration: is stick (\d+)",
      r"보정에서 빽도 표시를 배우지 못했습니다: \1번 윷(배)이 빽도 윷인지 보세요 (빽도 또는 도)"),
+    (r"^빽도 mark no longer read here \(the referee corrected it\): is stick (\d+)",
+     r"이 장소에서는 빽도 표시를 더 읽지 않습니다 (심판이 고친 적이 있음): \1번 윷(배)이 빽도 윷인지 보세요 (빽도 또는 도)"),
     (r"^빽도 mark unsure", "빽도 표시가 확실하지 않습니다: 배가 위인 윷 끝에 표시가 있는지 보세요"),
     (r"^빽도 mark may be hidden: an end of stick (\d+)",
      r"빽도 표시가 가려졌을 수 있습니다: \1번 윷의 한쪽 끝이 다른 윷에 닿아 있습니다"),
@@ -38,6 +40,8 @@ _KOREAN: tuple[tuple[re.Pattern[str], str], ...] = tuple((re.compile(p), k) for 
      r"윷 같은 것이 \1개 보입니다 (가장 윷다운 4개로 읽음): 그림자나 물건이 멍석 위에 있는지 보세요"),
     (r"^reader error: (.*)$", r"판독 오류: \1"),
     # what a calibration that worked cannot read (Calibration.warnings)
+    (r"^the 빽도 mark is no longer read", "심판이 카메라의 확실한 도/빽도 판독을 고쳤으므로 이 장소에서는 빽도 표시를 더 읽지"
+     " 않습니다: 배가 하나만 위인 던지기는 모두 심판이 도인지 빽도인지 정합니다. 다시 보정하면 빽도도 다시 읽습니다"),
     (r"^the 빽도 mark was not learned", "빽도 표시를 배우지 못했습니다: 배가 하나만 위인 던지기는 모두 심판이 도인지 빽도인지"
      " 정합니다. 빽도도 읽게 하려면 표시가 잘 보이게 배 사진(2번)을 다시 찍고 보정하세요"),
 ))
