@@ -169,6 +169,17 @@ def test_once_the_mark_is_distrusted_one_stick_up_goes_to_the_referee(triplet_ca
     assert not dataclasses.replace(triplet_cal, mark=None, mark_problem="belly image: too small").mark_distrusted
 
 
+def test_load_refuses_a_distrust_that_is_not_a_yes_or_no(triplet_cal: Calibration, tmp_path: Path) -> None:
+    r = read_image(S.render(S.four("배등등등", seed=23), seed=33), triplet_cal)
+    learn(triplet_cal, r, "빽도").save(tmp_path / "venue.json")
+    data = json.loads((tmp_path / "venue.json").read_text(encoding="utf-8"))
+    assert data["mark"] is None and data["mark_distrusted"] is True
+    data["mark_distrusted"] = "yes"
+    (tmp_path / "venue.json").write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+    with pytest.raises(CalibrationError, match="'mark_distrusted' must be true or false"):
+        Calibration.load(tmp_path / "venue.json")
+
+
 def test_saving_only_what_was_learned_keeps_the_background_picture(triplet_cal: Calibration, tmp_path: Path) -> None:
     triplet_cal.save(tmp_path / "venue-1.json")
     r = read_image(S.render(S.four("배등등등", seed=22), seed=32), triplet_cal)

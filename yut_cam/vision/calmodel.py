@@ -28,11 +28,6 @@ VERSION = 1
 Point = tuple[float, float]
 
 
-# how ``mark_problem`` begins when the mark was dropped after the referee corrected a sure
-# 도/빽도 reading (not because calibration could not learn it)
-MARK_DISTRUSTED = "the referee corrected a sure reading"
-
-
 @dataclass(frozen=True)
 class MarkModel:
     """Colour of the 빽도 mark (Lab, calibration light) and the share of an end it covers."""
@@ -52,14 +47,18 @@ class Calibration:
     stick_length: float  # full-resolution pixels
     stick_width: float
     faces: FaceModel
-    # None when the belly picture did not show the 빽도 mark clearly (``mark_problem`` says
-    # how): the reader then hands every throw with one stick 배 up to the referee
+    # None when the belly picture did not show the 빽도 mark clearly, or when the referee
+    # corrected a sure reading of it (``mark_distrusted``; ``mark_problem`` says how either
+    # way): the reader then hands every throw with one stick 배 up to the referee
     mark: MarkModel | None
     background: npt.NDArray[np.uint8]  # empty mat at work_size, smoothed
     # how far (px) the mat's true edge may lie inside and outside ``mat_polygon``: a found
     # outline is as sure as its edge is clear; one given by the referee is taken as exact
     mat_doubt: tuple[float, float] = (0.0, 0.0)
     mark_problem: str = ""
+    # the mark was learned but dropped after the referee corrected a sure 도/빽도 reading
+    # (yut_cam.vision.learning.distrust_mark), not left unlearned by calibration
+    mark_distrusted: bool = False
 
     @property
     def warnings(self) -> tuple[str, ...]:
@@ -72,12 +71,6 @@ class Calibration:
         return (f"the 빽도 mark was not learned ({self.mark_problem}): every throw with one stick 배 up"
                 " will be handed to the referee as 도 or 빽도; retake the 배 picture with the marked"
                 " stick's mark in plain view to read 빽도 too",)
-
-    @property
-    def mark_distrusted(self) -> bool:
-        """Whether the mark was learned but dropped after the referee corrected it
-        (:func:`yut_cam.vision.learning.distrust_mark`)."""
-        return self.mark is None and self.mark_problem.startswith(MARK_DISTRUSTED)
 
     @property
     def work_scale(self) -> float:
@@ -113,6 +106,7 @@ class Calibration:
                 "other_fraction": round(self.mark.other_fraction, 4),
                 "threshold": round(self.mark.threshold, 4)},
             **({"mark_problem": self.mark_problem} if self.mark is None else {}),
+            **({"mark_distrusted": True} if self.mark_distrusted else {}),
         }
 
     def save(self, path: str | Path, background_file: str | None = None) -> Path:
@@ -211,12 +205,15 @@ class Calibration:
             raise CalibrationError(f"{where}: faces 'learned' without the calibration's 'samples' to refit with")
         mark = _field(data, "mark", where)
         mark_model: MarkModel | None = None
-        mark_problem = ""
+        mark_problem, distrusted = "", False
         if mark is None:  # the mark was not learned: the file must say why
             why = data.get("mark_problem")
             if not isinstance(why, str) or not why.strip():
                 raise CalibrationError(f"{where}: 'mark' is null but 'mark_problem' does not say why ({why!r})")
             mark_problem = why
+            distrusted = data.get("mark_distrusted", False)
+            if not isinstance(distrusted, bool):
+                raise CalibrationError(f"{where}: 'mark_distrusted' must be true or false, not {distrusted!r}")
         else:
             lab = tuple(_num(v, "mark lab", where) for v in _list(_field(mark, "lab", where + " mark"), "lab", where))
             if len(lab) != 3:
@@ -243,7 +240,8 @@ class Calibration:
                    segment=segment, stick_length=length, stick_width=width,
                    faces=FaceModel(names, vecs[0], vecs[1], vecs[2], (sat[0], sat[1]), fit_error, samples=samples,
                                    learned=learned, direction=direction), mark=mark_model,
-                   background=background, mat_doubt=(doubt[0], doubt[1]), mark_problem=mark_problem)
+                   background=background, mat_doubt=(doubt[0], doubt[1]), mark_problem=mark_problem,
+                   mark_distrusted=distrusted)
 
 
 def _samples_dict(samples: tuple[Samples, Samples]) -> dict[str, list[list[float]]]:

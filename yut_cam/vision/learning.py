@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from yut_cam.vision.calmodel import MARK_DISTRUSTED, Calibration
+from yut_cam.vision.calmodel import Calibration
 from yut_cam.vision.types import FLAT_UP, Face, Reading
 
 # a stick read on the wrong side of the confirmed count is taken to be the one nearest to
@@ -70,5 +70,5 @@ def distrust_mark(calibration: Calibration, reading: Reading, result: str) -> Ca
     calibration could not learn the mark, until the next calibration."""
     if calibration.mark is None or reading.needs_referee or {reading.result, result} != {"도", "빽도"}:
         return calibration
-    return dataclasses.replace(calibration, mark=None, mark_problem=(
-        f"{MARK_DISTRUSTED} of {reading.result} to {result} at this venue"))
+    return dataclasses.replace(calibration, mark=None, mark_distrusted=True, mark_problem=(
+        f"the referee corrected a sure reading of {reading.result} to {result} at this venue"))
