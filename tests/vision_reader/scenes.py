@@ -30,9 +30,12 @@ class Stick:
     angle: float
     face: str  # "배" | "등"
     marked: bool = False
+    mark_at: int = 8  # the mark's centre, px from the stick's end
+    mark_radius: int = 5
 
 
-def _stick_texture(face: str, marked: bool, rng: np.random.Generator, flip: bool) -> Image:
+def _stick_texture(face: str, marked: bool, rng: np.random.Generator, flip: bool, mark_at: int = 8,
+                   mark_radius: int = 5) -> Image:
     length, width = int(LENGTH), int(WIDTH)
     u = np.linspace(-1, 1, width)[:, None]
     x = np.arange(length)[None, :]
@@ -51,8 +54,8 @@ def _stick_texture(face: str, marked: bool, rng: np.random.Generator, flip: bool
             cv2.line(tex, (c - 6, 2), (c + 6, width - 3), (30, 35, 40), 2)
             cv2.line(tex, (c + 6, 2), (c - 6, width - 3), (30, 35, 40), 2)
     elif marked:
-        c = 8 if not flip else length - 9
-        cv2.circle(tex, (c, width // 2), 5, (30, 30, 170), -1)
+        c = mark_at if not flip else length - 1 - mark_at
+        cv2.circle(tex, (c, width // 2), mark_radius, (30, 30, 170), -1)
     return tex
 
 
@@ -74,7 +77,8 @@ def render(sticks: list[Stick], seed: int = 0, gain: tuple[float, float, float] 
     img = np.where(inside[..., None] > 0, mat_img, floor)
     scale = min(sx, sy)
     for i, s in enumerate(sticks):
-        tex = _stick_texture(s.face, s.marked, rng, flip=bool(i % 2)).astype(np.float64)
+        tex = _stick_texture(s.face, s.marked, rng, flip=bool(i % 2), mark_at=s.mark_at,
+                              mark_radius=s.mark_radius).astype(np.float64)
         th, tw = tex.shape[:2]
         t = math.radians(s.angle)
         a = np.array([[math.cos(t) * scale, -math.sin(t) * scale, 0.0],

@@ -12,6 +12,7 @@ import pytest
 from tests.vision_reader import scenes as S
 from yut_cam.vision.calibration import Calibration, calibrate
 from yut_cam.vision.errors import CalibrationError, ImageError
+from yut_cam.vision.reader import read_image
 
 
 @pytest.fixture(scope="module")
@@ -199,6 +200,20 @@ def test_a_set_without_a_visible_mark_calibrates_and_says_what_it_cannot_read(un
     assert "cannot tell which stick carries the 빽도 mark" in unmarked.mark_problem
     (warning,) = unmarked.warnings
     assert "빽도 mark was not learned" in warning and "retake the 배 picture" in warning
+
+
+def test_a_small_mark_is_learned_and_read() -> None:
+    """A dot a ninth of the stick's width across, a fifth of its length from the end."""
+    empty, _, back = S.calibration_set()
+    spots = [(400, 250, 20), (800, 230, 100), (420, 500, 160), (850, 520, 60)]
+    small = {"mark_at": 16, "mark_radius": 1}
+    belly = S.render([S.Stick(x, y, a, "배", marked=i == 2, **small) for i, (x, y, a) in enumerate(spots)], 1)
+    cal = calibrate(empty, belly, back)
+    assert cal.mark is not None, cal.mark_problem
+    for seed, marked, expected in [(0, 0, "빽도"), (1, None, "도"), (2, 0, "빽도")]:
+        sticks = [S.Stick(s.cx, s.cy, s.angle, s.face, s.marked, **small) for s in S.four("배등등등", marked, seed=seed)]
+        r = read_image(S.render(sticks, seed=seed + 10), cal)
+        assert (r.result, r.needs_referee) == (expected, False), r.reasons
 
 
 def test_a_learned_mark_warns_of_nothing(cal: Calibration) -> None:

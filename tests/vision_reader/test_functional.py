@@ -227,3 +227,31 @@ def test_face_lab_inverts_the_colour_face_features_measured(bgr: tuple[int, int,
     patch = np.full((16, 64, 3), bgr, np.uint8)
     lab = cv2.cvtColor(patch, cv2.COLOR_BGR2LAB)[0, 0].astype(np.float64)
     assert face_lab(FEATURE_NAMES, tuple(face_features(patch))) == pytest.approx(lab, abs=0.01)
+
+
+WOOD, DEUNG, RED = (170, 200, 225), (60, 90, 130), (40, 40, 190)
+
+
+@pytest.mark.parametrize(("paint", "own"), [
+    # (columns, rows, colour) painted on a pale stick; whether its middle is the stick's own
+    ((slice(10, 18), slice(8, 16), RED), True),  # a mark within the stick's body
+    ((slice(4, 26), slice(0, 24), DEUNG), False),  # a round-faced stick lying across its end
+    ((slice(4, 26), slice(0, 24), None), False),  # the same stick with pale paint on it
+])
+def test_own_pixels_keep_a_mark_and_leave_a_stick_across(paint: tuple[slice, slice, tuple[int, int, int] | None],
+                                                          own: bool) -> None:
+    cols, rows, colour = paint
+    patch = np.full((24, 96, 3), WOOD, np.uint8)
+    if colour is None:
+        patch[rows, cols] = DEUNG
+        patch[10:14, 13:17] = WOOD  # pale paint on the crossing stick, apart from the body
+    else:
+        patch[rows, cols] = colour
+    got = F.own_pixels(patch, _lab(WOOD), _lab(DEUNG), span=12)
+    assert bool(got[12, (cols.start + cols.stop) // 2]) == own
+    assert got[:, 40:90].all()  # the body itself
+
+
+def test_own_pixels_tell_nothing_when_the_faces_look_alike() -> None:
+    patch = np.full((24, 96, 3), WOOD, np.uint8)
+    assert not F.own_pixels(patch, _lab(WOOD), _lab((165, 195, 222)), span=12).any()

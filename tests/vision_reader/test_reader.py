@@ -81,6 +81,30 @@ def test_specks_joined_into_a_large_region_are_not_kept_over_sticks(cal: Calibra
     assert all(max(p[0] for p in st.box) < 1030 for st in r.sticks)  # none kept from the specks
 
 
+@pytest.mark.parametrize("seed", [1, 2])
+@pytest.mark.parametrize(("on_top", "marked", "expected", "asks"), [
+    ("배", True, "빽도", False),  # the mark shows on the stick lying across: read it
+    ("배", False, "도", False),  # its end shows whole and plain: no mark there
+    ("등", True, "도", True),  # the 등 stick covers the mark: the referee says
+])
+def test_a_mark_beside_a_crossing_stick(cal: Calibration, on_top: str, marked: bool, expected: str,
+                                        asks: bool, seed: int) -> None:
+    """The one 배 stick's marked end lies across a 등 stick (x = 500). Where the 배 stick is on
+    top, its own pixels there are seen, mark and all; where the 등 stick covers the end, the
+    mark may be under it."""
+    deung = S.Stick(500, 300, 90, "등")
+    others = [S.Stick(850, 250, 30, "등"), S.Stick(380, 540, 150, "등")]
+    # listed first, a stick's mark is at its left end and it lies under what follows; listed
+    # second, the mark is at its right end and it lies on top
+    if on_top == "배":
+        sticks = [deung, S.Stick(500 - 42 + 16, 300, 0, "배", marked=marked, mark_at=16)]
+    else:
+        sticks = [S.Stick(500 + 42 - 16, 300, 0, "배", marked=marked, mark_at=16), deung]
+    r = read_image(S.render(sticks + others, seed=seed), cal)
+    assert (r.result, r.needs_referee) == (expected, asks), r.reasons
+    assert any("may be hidden" in x for x in r.reasons) == asks
+
+
 def test_light_change_since_calibration(cal: Calibration) -> None:
     # warmer and 25% darker than at calibration
     img = S.render(S.four("배배등등", 0, seed=3), seed=13, gain=(0.65, 0.75, 0.85))
@@ -205,3 +229,23 @@ def test_generated_batches(venues: list[tuple[object, Calibration]], case: str, 
     total = sum(tally.values())
     assert tally["flagged"] <= max_flagged * total, tally
     assert tally["right"] >= 0.95 * (tally["right"] + tally["wrong"]), tally
+
+
+@pytest.mark.parametrize("shift", [0.0, 0.08])
+def test_the_mark_is_read_to_the_tip_past_a_box_a_little_short(cal: Calibration, shift: float,
+                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """A box 8% of a stick's length off along it leaves the mark (half a width from the tip)
+    outside its inner 94%; the mark is read where the stick's body goes on past the box."""
+    from yut_cam.vision import reader as R
+    from yut_cam.vision.functional import Rect
+
+    assert cal.mark is not None
+    image = S.render([S.Stick(600, 360, 0, "배", marked=True)], seed=3)  # the mark at x = 566
+    work = np.zeros((cal.work_size[1], cal.work_size[0]), np.uint8)
+    box = Rect(600 + shift * S.LENGTH, 360.0, S.LENGTH, S.WIDTH, 0.0)
+    args = (image, box, 0.8, np.ones(3, np.float32), work, work + 255, cal.work_size[0] / image.shape[1], cal,
+            np.asarray(cal.mark.mark_lab, np.float64))
+    share, seen = R._read_mark(*args)
+    assert share > 2 * cal.mark.threshold and seen > 0.9
+    monkeypatch.setattr(R, "MARK_REACH", 0.0)  # read on the box alone
+    assert (R._read_mark(*args)[0] > cal.mark.threshold) == (shift == 0.0)

@@ -190,6 +190,13 @@ def blobs(mask: U8, min_area: float) -> list[Blob]:
     return out
 
 
+# the body and the other sticks' colours (ΔE) closer than this: own_pixels cannot tell them
+OWN_APART = 15.0
+# a pixel of a stick's own body lies at most this far (ΔE) from its colour: grain and shade
+# on it, not the mat or its shadow past its tip
+OWN_NEAR = 20.0
+
+
 def end_slices(length: int, end_fraction: float = 0.24) -> tuple[slice, slice]:
     """Columns of the two ends of a patch ``length`` long (the outermost 4% left out)."""
     skip = max(1, int(round(length * 0.04)))
@@ -330,6 +337,30 @@ def end_profile(patch: U8, body_lab: npt.NDArray[np.float64], mark_lab: npt.NDAr
         seen = ok[:, xs]
         out.append(float(like[:, xs].sum()) / max(1.0, float(seen.sum())) if seen.mean() > 0.4 else 0.0)
     return out[0], out[1]
+
+
+def own_pixels(patch: U8, body_lab: npt.NDArray[np.float64], other_lab: npt.NDArray[np.float64],
+               span: int) -> U8:
+    """Where a stick patch (length along x) shows the stick itself: pixels of its body
+    colour (clearly nearer ``body_lab`` than ``other_lab``, the colour of the other sticks
+    about it), and gaps of up to ``span`` columns between such pixels along the length (a
+    mark painted on it). A stick lying across it is wider than ``span`` and stays out.
+    Returns 0/1; all 0 when the two colours are too alike to tell apart."""
+    lab = cv2.cvtColor(patch, cv2.COLOR_BGR2LAB).astype(np.float64)
+    apart = float(np.linalg.norm(body_lab - other_lab))
+    if apart < OWN_APART:
+        return np.zeros(patch.shape[:2], np.uint8)
+    d_body = np.linalg.norm(lab - body_lab, axis=2)
+    d_other = np.linalg.norm(lab - other_lab, axis=2)
+    body = ((d_body < min(0.3 * apart, OWN_NEAR)) & (d_body < 0.5 * d_other)).astype(np.uint8)
+    # only what joins the stick's middle: light paint on a stick lying across is not its body
+    _, labels = cv2.connectedComponents(body, connectivity=4)
+    h, w = body.shape
+    keep = np.unique(labels[:, int(w * 0.35):int(w * 0.65)])
+    body = (np.isin(labels, keep[keep > 0])).astype(np.uint8)
+    if span < 1:
+        return body
+    return cv2.morphologyEx(body, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_RECT, (span, 1)))
 
 
 def saturated_fraction(patch: U8) -> float:

@@ -62,6 +62,12 @@ HALVES_APART = 0.6
 # a 배-up stick whose box covers less of a stick's length than this may have its mark in
 # the part not seen
 MARK_BOX_SHARE = 0.85
+# a gap in a stick's body along its length narrower than this share of its width is a mark
+# on it, not another stick across it (own pixels of a stick beside others)
+MARK_SPAN = 0.75
+# the 빽도 mark is read this share of a stick's length past either end of its box, where the
+# stick's own body goes on
+MARK_REACH = 0.1
 
 
 @dataclass(frozen=True)
@@ -356,26 +362,9 @@ def read_image(image_bgr: npt.NDArray[np.uint8], calibration: Calibration) -> Re
             full = F.to_full_length(f.rect, cal.stick_length * s, fg_raw, others)
             # the box stops short of an end (the mark there): read it whole
             rect_m = face_rect if full is None else full.scaled(1.0 / s)._replace(width=face_rect.width)
-            mark_rect = F.inner(rect_m, 0.94, across)
-            patch_m = F.correct_light(F.stick_patch(image, mark_rect, PATCH_SIZE),
-                                      F.light_at(field, gain, f.rect.cx, f.rect.cy, cal.work_size))
-            clear_m = (F.stick_patch(np.ascontiguousarray(near), mark_rect.scaled(s), PATCH_SIZE) < 64).astype(np.uint8)
-            plab = cv2.cvtColor(patch_m, cv2.COLOR_BGR2LAB).astype(np.float64)
-            ph, pw = plab.shape[:2]
-            # the body's colour from the stick's own middle; where another stick lies across
-            # it, the flat face's colour as this venue's sticks showed it (Lab, same light)
-            rows, cols = slice(int(ph * 0.15), int(ph * 0.85)), slice(int(pw * 0.35), int(pw * 0.65))
-            own = clear_m[rows, cols] > 0
-            if own.mean() >= 0.3:
-                body = np.asarray(np.median(plab[rows, cols][own], axis=0), np.float64)
-            else:
-                body = F.face_lab(cal.faces.names, cal.faces.belly)
-            fg_patch = (F.stick_patch(differs, mark_rect.scaled(s), PATCH_SIZE) > 127).astype(np.uint8)
-            # the patch spans 94% of the box: a box longer than that is longer than the stick
-            trim = max(0.0, 1.0 - cal.stick_length / (0.94 * rect_m.length)) + 0.04
-            ends = F.end_profile(patch_m, body, np.asarray(mark_model.mark_lab, np.float64), valid=clear_m,
-                                 foreground=fg_patch, max_trim=trim)
-            mark_share = abs(ends[0] - ends[1])
+            light = F.light_at(field, gain, f.rect.cx, f.rect.cy, cal.work_size)
+            mark_share, ends_seen[-1] = _read_mark(image, rect_m, across, light, near, differs, s, cal,
+                                                   np.asarray(mark_model.mark_lab, np.float64))
             box_shares[i] = rect_m.length / cal.stick_length
         marks.append(mark_share)
         depth = _edge_depth(rect, mat)
@@ -423,6 +412,56 @@ def read_image(image_bgr: npt.NDArray[np.uint8], calibration: Calibration) -> Re
         confidence = min(confidence, 0.6)
     return Reading(result=result, confidence=round(float(confidence), 3), needs_referee=bool(reasons),
                    sticks=tuple(sticks), reasons=tuple(reasons))
+
+
+def _read_mark(image: npt.NDArray[np.uint8], rect: F.Rect, across: float, light: npt.NDArray[np.float32],
+               near: npt.NDArray[np.uint8], differs: npt.NDArray[np.uint8], s: float, cal: Calibration,
+               mark_lab: npt.NDArray[np.float64]) -> tuple[float, float]:
+    """How much more one end of the 배-up stick in ``rect`` (full-size coordinates) looks like
+    the 빽도 mark than the other, and the visible share of its less visible end.
+
+    The ends are read on the box's inner 94%, and further out, up to ``MARK_REACH`` of its
+    length, where the stick's own body goes on (a box a little short of a tip would leave a
+    mark there out). Pixels near another stick (``near``, work size) are left out unless they
+    show this stick's own body or a mark on it: a 배 stick lying on a 등 one shows its end."""
+    reach = 1.0 + 2.0 * MARK_REACH
+    n = int(round(PATCH_SIZE[0] / 0.94 * reach))
+    size = (n, PATCH_SIZE[1])
+    longer = F.inner(rect._replace(length=rect.length * reach), 1.0, across)
+    patch = F.correct_light(F.stick_patch(image, longer, size), light)
+    clear = (F.stick_patch(np.ascontiguousarray(near), longer.scaled(s), size) < 64).astype(np.uint8)
+    differ = (F.stick_patch(differs, longer.scaled(s), size) > 127).astype(np.uint8)
+    lab = cv2.cvtColor(patch, cv2.COLOR_BGR2LAB).astype(np.float64)
+    h = PATCH_SIZE[1]
+    box = n / reach  # columns the box spans
+    b0 = (n - box) / 2.0
+    # the body's colour from the stick's own middle; where another stick lies across it, the
+    # flat face's colour as this venue's sticks showed it (Lab, same light)
+    rows, mid = slice(int(h * 0.15), int(h * 0.85)), slice(int(b0 + box * 0.35), int(b0 + box * 0.65))
+    seen_mid = clear[rows, mid] > 0
+    if seen_mid.mean() >= 0.3:
+        body = np.asarray(np.median(lab[rows, mid][seen_mid], axis=0), np.float64)
+    else:
+        body = F.face_lab(cal.faces.names, cal.faces.belly)
+    span = int(round(MARK_SPAN * box * cal.stick_width / cal.stick_length))
+    own = F.own_pixels(patch, body, F.face_lab(cal.faces.names, cal.faces.back), span)
+    valid = clear | own
+    # out from the box's inner 94% while the stick's body (not the mat) goes on
+    goes_on = ((own & differ)[int(h * 0.25):int(h * 0.75)].mean(axis=0)) >= 0.3
+    lo, hi = int(round(b0 + box * 0.03)), int(round(n - b0 - box * 0.03))
+    while lo > 0 and goes_on[lo - 1]:
+        lo -= 1
+    while hi < n and goes_on[hi]:
+        hi += 1
+    window = slice(lo, hi)
+    # a window longer than the stick has floor or another stick past a tip: trim it there
+    trim = max(0.0, 1.0 - cal.stick_length / ((hi - lo) / box * rect.length)) + 0.04
+    ends = F.end_profile(np.ascontiguousarray(patch[:, window]), body, mark_lab,
+                         valid=np.ascontiguousarray(valid[:, window]),
+                         foreground=np.ascontiguousarray(differ[:, window]), max_trim=trim)
+    inside = valid[int(h * 0.25):int(h * 0.75), window]
+    seen = min(float(inside[:, cols].mean()) for cols in F.end_slices(hi - lo))
+    return abs(ends[0] - ends[1]), seen
 
 
 def read_file(path: str, calibration: Calibration) -> Reading:
