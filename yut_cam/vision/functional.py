@@ -355,12 +355,13 @@ def own_pixels(patch: U8, body_lab: npt.NDArray[np.float64], other_lab: npt.NDAr
     body = ((d_body < min(0.3 * apart, OWN_NEAR)) & (d_body < 0.5 * d_other)).astype(np.uint8)
     # only what joins the stick's middle: light paint on a stick lying across is not its body
     _, labels = cv2.connectedComponents(body, connectivity=4)
-    h, w = body.shape
+    w = body.shape[1]
     keep = np.unique(labels[:, int(w * 0.35):int(w * 0.65)])
     body = (np.isin(labels, keep[keep > 0])).astype(np.uint8)
     if span < 1:
         return body
-    return cv2.morphologyEx(body, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_RECT, (span, 1)))
+    return np.asarray(cv2.morphologyEx(body, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_RECT, (span, 1))),
+                      np.uint8)
 
 
 def saturated_fraction(patch: U8) -> float:
