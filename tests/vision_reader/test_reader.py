@@ -105,6 +105,30 @@ def test_a_mark_beside_a_crossing_stick(cal: Calibration, on_top: str, marked: b
     assert any("may be hidden" in x for x in r.reasons) == asks
 
 
+@pytest.mark.parametrize("seed", [0, 1, 2])
+@pytest.mark.parametrize("stick_on_it", [False, True])
+def test_a_region_larger_than_six_sticks_is_left_out_when_the_sticks_are_elsewhere(
+        cal: Calibration, seed: int, stick_on_it: bool) -> None:
+    """A dark bag on the mat (a region of 11 sticks' area) is no stick: with all four sticks
+    elsewhere it is left out and the throw is read; with one of them lying on it, the bag
+    is split as before and the referee looks."""
+    sticks = S.four("배배등등", 0, seed=seed)
+    if stick_on_it:
+        sticks[3] = S.Stick(620, 380, 10, "등")
+    img = S.render(sticks, seed=seed + 10).astype(np.int16)
+    bag = np.array([70, 60, 50]) + np.random.default_rng(seed).normal(0, 4, (100, 160, 3))
+    area = img[330:430, 540:700]
+    # the bag lies under the sticks: where a stick shows (the picture differs from one
+    # without the fourth stick), it stays
+    stick = np.abs(area - S.render(sticks[:3], seed=seed + 10)[330:430, 540:700]).max(axis=2, keepdims=True) > 40
+    img[330:430, 540:700] = np.where(stick, area, bag)
+    r = read_image(np.clip(img, 0, 255).astype(np.uint8), cal)
+    if stick_on_it:
+        assert r.needs_referee
+    else:
+        assert (r.result, r.needs_referee) == ("개", False), r.reasons
+
+
 def test_light_change_since_calibration(cal: Calibration) -> None:
     # warmer and 25% darker than at calibration
     img = S.render(S.four("배배등등", 0, seed=3), seed=13, gain=(0.65, 0.75, 0.85))

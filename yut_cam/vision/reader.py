@@ -68,6 +68,8 @@ MARK_SPAN = 0.75
 # the 빽도 mark is read this share of a stick's length past either end of its box, where the
 # stick's own body goes on
 MARK_REACH = 0.1
+# a stick-like region of more than this many sticks' area holds more than sticks
+HUGE_REGION = 6.0
 
 
 @dataclass(frozen=True)
@@ -88,6 +90,11 @@ def _find(mask: npt.NDArray[np.uint8], lab: F.F32, diffs: tuple[F.F32, F.F32], c
     if bridge_pieces(mask, regions, length, width):
         regions = F.blobs(mask, min_area=0.12 * area)
     whole = [b for b in regions if b.area >= 0.3 * area]
+    # a region of more than HUGE_REGION sticks' area is no sticks alone (the shade of someone
+    # by the mat, a bag): when the other regions hold the four sticks, it is left out
+    rest = [b for b in whole if b.area <= HUGE_REGION * area]
+    if len(rest) < len(whole) and sum(_count(b, length, width)[1] for b in rest) == 4:
+        whole = rest
     # fragments (a dark stick on a dark floor, half hidden) count only when sticks are missing
     fragments = [b for b in regions if b.area < 0.3 * area]
     regions = whole + fragments[:max(0, 4 - len(whole))]
@@ -95,20 +102,10 @@ def _find(mask: npt.NDArray[np.uint8], lab: F.F32, diffs: tuple[F.F32, F.F32], c
         reasons.append(f"{len(regions) - len(whole)} stick(s) seen only in small part")
     singles, counts, excess = [], [], []
     for b in regions:
-        ys, xs = np.nonzero(b.mask)
-        single = F.rect_from_min_area(np.stack([xs, ys], axis=1).astype(np.float32))
-        ratio = b.area / area
-        # one stick's outline (with its shadow, if that was not suppressed) is one stick,
-        # whatever its area; otherwise the area says how many
-        if single.length < 1.3 * length and single.width < 1.7 * width:
-            k = 1
-        else:
-            k = max(2, int(round(ratio)))
+        single, k, more = _count(b, length, width)
         singles.append(single)
         counts.append(k)
-        # how much more than k sticks the region looks: by area, and by its outline
-        excess.append(max(ratio - k, single.width / width - 1.0 - 0.35 if k == 1 else 0.0,
-                          single.length / length - 1.0 - 0.25 if k == 1 else 0.0))
+        excess.append(more)
     # four sticks were thrown: while fewer are accounted for, give one more to the region
     # that most looks like holding more than it was given
     by_outline = list(counts)
@@ -153,6 +150,19 @@ def _find(mask: npt.NDArray[np.uint8], lab: F.F32, diffs: tuple[F.F32, F.F32], c
         # region, do not, whatever their area
         found = sorted(found, key=lambda f: -f.support * min(1.0, _density(mask, f.rect) / SOLID))[:4]
     return found
+
+
+def _count(b: F.Blob, length: float, width: float) -> tuple[F.Rect, int, float]:
+    """A region's outline, how many sticks it holds, and how much more than that it looks."""
+    ys, xs = np.nonzero(b.mask)
+    single = F.rect_from_min_area(np.stack([xs, ys], axis=1).astype(np.float32))
+    ratio = b.area / (length * width)
+    # one stick's outline (with its shadow, if that was not suppressed) is one stick,
+    # whatever its area; otherwise the area says how many
+    k = 1 if single.length < 1.3 * length and single.width < 1.7 * width else max(2, int(round(ratio)))
+    # how much more than k sticks the region looks: by area, and by its outline
+    return single, k, max(ratio - k, single.width / width - 1.0 - 0.35 if k == 1 else 0.0,
+                          single.length / length - 1.0 - 0.25 if k == 1 else 0.0)
 
 
 def _density(mask: npt.NDArray[np.uint8], rect: F.Rect) -> float:
