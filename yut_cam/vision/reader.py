@@ -373,7 +373,7 @@ def read_image(image_bgr: npt.NDArray[np.uint8], calibration: Calibration) -> Re
             # the box stops short of an end (the mark there): read it whole
             rect_m = face_rect if full is None else full.scaled(1.0 / s)._replace(width=face_rect.width)
             light = F.light_at(field, gain, f.rect.cx, f.rect.cy, cal.work_size)
-            mark_share, ends_seen[-1] = _read_mark(image, rect_m, across, light, near, differs, s, cal,
+            mark_share, ends_seen[-1] = _read_mark(image, rect_m, across, light, near, differs, fg_raw, s, cal,
                                                    np.asarray(mark_model.mark_lab, np.float64))
             box_shares[i] = rect_m.length / cal.stick_length
         marks.append(mark_share)
@@ -425,15 +425,18 @@ def read_image(image_bgr: npt.NDArray[np.uint8], calibration: Calibration) -> Re
 
 
 def _read_mark(image: npt.NDArray[np.uint8], rect: F.Rect, across: float, light: npt.NDArray[np.float32],
-               near: npt.NDArray[np.uint8], differs: npt.NDArray[np.uint8], s: float, cal: Calibration,
-               mark_lab: npt.NDArray[np.float64]) -> tuple[float, float]:
+               near: npt.NDArray[np.uint8], differs: npt.NDArray[np.uint8], stick_px: npt.NDArray[np.uint8],
+               s: float, cal: Calibration, mark_lab: npt.NDArray[np.float64]) -> tuple[float, float]:
     """How much more one end of the 배-up stick in ``rect`` (full-size coordinates) looks like
     the 빽도 mark than the other, and the visible share of its less visible end.
 
     The ends are read on the box's inner 94%, and further out, up to ``MARK_REACH`` of its
-    length, where the stick's own body goes on (a box a little short of a tip would leave a
-    mark there out). Pixels near another stick (``near``, work size) are left out unless they
-    show this stick's own body or a mark on it: a 배 stick lying on a 등 one shows its end."""
+    length and no longer than a stick, where the stick's own body goes on (a box a little
+    short of a tip would leave a mark there out): pixels of its colour that are foreground
+    (``stick_px``, work size: not the mat, nor shade on it). Pixels near another stick
+    (``near``, work size) are left out unless they show this stick's own body or a mark on
+    it: a 배 stick lying on a 등 one shows its end. ``differs`` (work size) is what differs
+    from the empty mat at all: only such pixels can be the mark."""
     reach = 1.0 + 2.0 * MARK_REACH
     n = int(round(PATCH_SIZE[0] / 0.94 * reach))
     size = (n, PATCH_SIZE[1])
@@ -456,12 +459,14 @@ def _read_mark(image: npt.NDArray[np.uint8], rect: F.Rect, across: float, light:
     span = int(round(MARK_SPAN * box * cal.stick_width / cal.stick_length))
     own = F.own_pixels(patch, body, F.face_lab(cal.faces.names, cal.faces.back), span)
     valid = clear | own
-    # out from the box's inner 94% while the stick's body (not the mat) goes on
-    goes_on = ((own & differ)[int(h * 0.25):int(h * 0.75)].mean(axis=0)) >= 0.3
+    # out from the box's inner 94% while the stick's body (not the mat) goes on, to a stick's length
+    body_px = own & (F.stick_patch(stick_px, longer.scaled(s), size) > 127)
+    goes_on = body_px[int(h * 0.25):int(h * 0.75)].mean(axis=0) >= 0.3
     lo, hi = int(round(b0 + box * 0.03)), int(round(n - b0 - box * 0.03))
-    while lo > 0 and goes_on[lo - 1]:
+    longest = box * cal.stick_length / rect.length
+    while lo > 0 and goes_on[lo - 1] and hi - lo < longest:
         lo -= 1
-    while hi < n and goes_on[hi]:
+    while hi < n and goes_on[hi] and hi - lo < longest:
         hi += 1
     window = slice(lo, hi)
     # a window longer than the stick has floor or another stick past a tip: trim it there
