@@ -309,7 +309,8 @@ def read_image(image_bgr: npt.NDArray[np.uint8], calibration: Calibration) -> Re
         # a stick split out of touching sticks is read on a narrower band along its middle
         across = 0.65 if f.merged else 0.8
         raw = F.stick_patch(image, F.inner(face_rect, 0.94, across), PATCH_SIZE)
-        patch = F.correct_light(raw, F.light_at(field, gain, f.rect.cx, f.rect.cy, cal.work_size))
+        light = F.light_at(field, gain, f.rect.cx, f.rect.cy, cal.work_size)  # on this stick
+        patch = F.correct_light(raw, light)
         others = np.zeros(mask.shape, np.uint8)
         near = np.zeros(mask.shape, np.uint8)
         for j, o in enumerate(found):
@@ -372,7 +373,6 @@ def read_image(image_bgr: npt.NDArray[np.uint8], calibration: Calibration) -> Re
             full = F.to_full_length(f.rect, cal.stick_length * s, fg_raw, others)
             # the box stops short of an end (the mark there): read it whole
             rect_m = face_rect if full is None else full.scaled(1.0 / s)._replace(width=face_rect.width)
-            light = F.light_at(field, gain, f.rect.cx, f.rect.cy, cal.work_size)
             mark_share, ends_seen[-1] = _read_mark(image, rect_m, across, light, near, differs, fg_raw, s, cal,
                                                    np.asarray(mark_model.mark_lab, np.float64))
             box_shares[i] = rect_m.length / cal.stick_length
