@@ -32,10 +32,12 @@ class Stick:
     marked: bool = False
     mark_at: int = 8  # the mark's centre, px from the stick's end
     mark_radius: int = 5
+    mark_color: tuple[int, int, int] = (30, 30, 170)
+    tint: float = 1.0  # the light on this stick alone (turned from the lamp: below 1)
 
 
 def _stick_texture(face: str, marked: bool, rng: np.random.Generator, flip: bool, mark_at: int = 8,
-                   mark_radius: int = 5) -> Image:
+                   mark_radius: int = 5, mark_color: tuple[int, int, int] = (30, 30, 170)) -> Image:
     length, width = int(LENGTH), int(WIDTH)
     u = np.linspace(-1, 1, width)[:, None]
     x = np.arange(length)[None, :]
@@ -55,7 +57,7 @@ def _stick_texture(face: str, marked: bool, rng: np.random.Generator, flip: bool
             cv2.line(tex, (c + 6, 2), (c - 6, width - 3), (30, 35, 40), 2)
     elif marked:
         c = mark_at if not flip else length - 1 - mark_at
-        cv2.circle(tex, (c, width // 2), mark_radius, (30, 30, 170), -1)
+        cv2.circle(tex, (c, width // 2), mark_radius, mark_color, -1)
     return tex
 
 
@@ -78,7 +80,7 @@ def render(sticks: list[Stick], seed: int = 0, gain: tuple[float, float, float] 
     scale = min(sx, sy)
     for i, s in enumerate(sticks):
         tex = _stick_texture(s.face, s.marked, rng, flip=bool(i % 2), mark_at=s.mark_at,
-                              mark_radius=s.mark_radius).astype(np.float64)
+                              mark_radius=s.mark_radius, mark_color=s.mark_color).astype(np.float64) * s.tint
         th, tw = tex.shape[:2]
         t = math.radians(s.angle)
         a = np.array([[math.cos(t) * scale, -math.sin(t) * scale, 0.0],

@@ -69,6 +69,7 @@ def test_round_trip(cal: Calibration, tmp_path: Path) -> None:
         cal.faces.score(np.array(cal.faces.back)), abs=0.01)
     assert back.mark is not None and cal.mark is not None
     assert back.mark.threshold == pytest.approx(cal.mark.threshold, abs=1e-3)
+    assert cal.mark.body_lab is not None and back.mark.body_lab == pytest.approx(cal.mark.body_lab, abs=0.01)
     assert back.segment.shadow_suppression == cal.segment.shadow_suppression
     assert back.mat_doubt == pytest.approx(cal.mat_doubt, abs=0.05)
     assert 0.0 < cal.faces.fit_error < 0.2  # the drawn sticks score near 0 and 1
@@ -96,6 +97,20 @@ def test_found_outline_carries_its_doubt_and_a_given_one_none(
         cal: Calibration, triplet: tuple[np.ndarray, np.ndarray, np.ndarray]) -> None:
     assert min(cal.mat_doubt) > 0.0  # found by colour: the edge is blurred over a pixel or two
     assert calibrate(*triplet, mat_polygon=S.MAT).mat_doubt == (0.0, 0.0)
+
+
+def test_file_without_the_marks_body_reads_the_mark_on_the_flat_faces_colour(
+        saved: Path, tmp_path: Path, cal: Calibration) -> None:
+    """A file from before the body beside the mark was kept: the mark is read relative to
+    the colour of the flat faces at calibration, and reads the same throws."""
+    path, data = _saved(saved, tmp_path)
+    data["mark"].pop("body_lab")  # type: ignore[attr-defined]
+    path.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+    old = Calibration.load(path)
+    assert old.mark is not None and old.mark.body_lab is None
+    for seed, marked in [(0, 0), (1, None)]:
+        image = S.render(S.four("배등등등", marked, seed=seed), seed=seed + 20)
+        assert read_image(image, old).result == read_image(image, cal).result == ("빽도" if marked == 0 else "도")
 
 
 def test_file_without_mat_doubt_loads_as_exact(saved: Path, tmp_path: Path) -> None:
@@ -133,6 +148,9 @@ def _saved(saved: Path, tmp_path: Path) -> tuple[Path, dict[str, object]]:
         (lambda d: d["stick"].update(width=500), "impossible"),
         (lambda d: d["faces"].update(features=["brightness"]), "do not match"),
         (lambda d: d["mark"].update(lab=[1, 2]), "needs 3 numbers"),
+        (lambda d: d["mark"].update(body_lab=[1, 2]), "'body_lab' needs 3 numbers"),
+        (lambda d: d["mark"].update(body_lab="pale"), "body_lab must be a list"),
+        (lambda d: d["mark"].update(body_lab=[1, "x", 3]), "body_lab must be a number"),
         (lambda d: d.update(background="nowhere.png"), "missing or unreadable"),
         (lambda d: d.update(work_size=[320, 180]), "expected work_size 320x180"),
         (lambda d: d.update(mat_doubt=[3.0]), "mat_doubt needs 2 numbers"),
@@ -214,6 +232,24 @@ def test_a_small_mark_is_learned_and_read() -> None:
         sticks = [S.Stick(s.cx, s.cy, s.angle, s.face, s.marked, **small) for s in S.four("배등등등", marked, seed=seed)]
         r = read_image(S.render(sticks, seed=seed + 10), cal)
         assert (r.result, r.needs_referee) == (expected, False), r.reasons
+
+
+def test_a_faint_mark_is_read_on_a_stick_in_other_light() -> None:
+    """A light brown mark, a little darker than the wood, on a stick turned from the lamp
+    (a fifth darker than at calibration, the mat about it as lit as then): the mark is read
+    as it looks on that darker body, not as the colour it had at calibration."""
+    empty, _, back = S.calibration_set()
+    spots = [(400, 250, 20), (800, 230, 100), (420, 500, 160), (850, 520, 60)]
+    faint = {"mark_color": (105, 150, 190)}
+    belly = S.render([S.Stick(x, y, a, "배", marked=i == 2, **faint) for i, (x, y, a) in enumerate(spots)], 1)
+    cal = calibrate(empty, belly, back)
+    assert cal.mark is not None and cal.mark.body_lab is not None, cal.mark_problem
+    for seed, marked, tint, expected in [(0, 0, 0.8, "빽도"), (1, None, 0.8, "도"), (2, 0, 0.75, "빽도"),
+                                         (3, 0, 1.0, "빽도"), (4, None, 1.0, "도")]:
+        sticks = [S.Stick(s.cx, s.cy, s.angle, s.face, s.marked, tint=tint if s.face == "배" else 1.0, **faint)
+                  for s in S.four("배등등등", marked, seed=seed)]
+        r = read_image(S.render(sticks, seed=seed + 10), cal)
+        assert (r.result, r.needs_referee) == (expected, False), (seed, r.reasons)
 
 
 def test_a_learned_mark_warns_of_nothing(cal: Calibration) -> None:

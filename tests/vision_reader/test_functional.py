@@ -201,6 +201,18 @@ def test_end_profile_counts_only_what_differs_from_the_mat() -> None:
     assert F.end_profile(patch, _lab(PALE), _lab(MAT), foreground=fg)[0] == 0.0
 
 
+@pytest.mark.parametrize(("now", "expected"), [
+    ((180.0, 140.0, 150.0), (120.0, 160.0, 140.0)),  # the body as at calibration: the mark as then
+    ((144.0, 140.0, 150.0), (96.0, 160.0, 140.0)),  # a fifth darker: the mark a fifth darker
+    ((180.0, 130.0, 156.0), (120.0, 150.0, 146.0)),  # tinted: the mark tinted alike
+    ((60.0, 140.0, 150.0), (84.0, 160.0, 140.0)),  # far darker: the lightness scales by 0.7 at most
+    ((255.0, 140.0, 150.0), (168.0, 160.0, 140.0)),  # far lighter: by 1.4 at most
+])
+def test_relative_mark(now: tuple[float, float, float], expected: tuple[float, float, float]) -> None:
+    mark, then = np.array([120.0, 160.0, 140.0]), np.array([180.0, 140.0, 150.0])
+    assert F.relative_mark(mark, then, np.array(now)) == pytest.approx(np.array(expected))
+
+
 def test_face_features_see_the_round_face() -> None:
     flat = np.full((24, 96, 3), (170, 200, 225), np.uint8)
     u = np.linspace(-1, 1, 24)[:, None, None]

@@ -351,7 +351,9 @@ def _mark_model(patches: list[npt.NDArray[np.uint8]], foreground: list[npt.NDArr
     # a stick's mark score: how much more mark-like one end is than the other
     scores = []
     for i, p in enumerate(patches):
-        f0, f1 = F.end_profile(p, bodies[i], mark_lab, foreground=foreground[i])
+        # each stick's ends against the mark as it would look on that stick's body
+        f0, f1 = F.end_profile(p, bodies[i], F.relative_mark(mark_lab, bodies[stick], bodies[i]),
+                               foreground=foreground[i])
         scores.append((abs(f0 - f1), i))
     marked = next(f for f, i in scores if i == stick)
     other = max(f for f, i in scores if i != stick)
@@ -361,4 +363,6 @@ def _mark_model(patches: list[npt.NDArray[np.uint8]], foreground: list[npt.NDArr
             f" between the ends of the marked stick, by {other:.2f} on another)")
     threshold = math.sqrt(marked * max(other, 0.01))
     threshold = min(threshold, 0.5 * marked)
-    return MarkModel((float(mark_lab[0]), float(mark_lab[1]), float(mark_lab[2])), marked, other, threshold)
+    body = bodies[stick]
+    return MarkModel((float(mark_lab[0]), float(mark_lab[1]), float(mark_lab[2])), marked, other, threshold,
+                     body_lab=(float(body[0]), float(body[1]), float(body[2])))

@@ -36,6 +36,9 @@ class MarkModel:
     marked_fraction: float  # how much more of the marked end than of the other is mark-like
     other_fraction: float  # the same, largest among the other sticks
     threshold: float
+    # the marked stick's body colour (Lab) beside the mark at calibration: the mark is read
+    # relative to the body it is painted on (None in files written before it was kept)
+    body_lab: tuple[float, float, float] | None = None
 
 
 @dataclass(frozen=True)
@@ -104,7 +107,8 @@ class Calibration:
                 "lab": [round(v, 2) for v in self.mark.mark_lab],
                 "marked_fraction": round(self.mark.marked_fraction, 4),
                 "other_fraction": round(self.mark.other_fraction, 4),
-                "threshold": round(self.mark.threshold, 4)},
+                "threshold": round(self.mark.threshold, 4),
+                **({} if self.mark.body_lab is None else {"body_lab": [round(v, 2) for v in self.mark.body_lab]})},
             **({"mark_problem": self.mark_problem} if self.mark is None else {}),
             **({"mark_distrusted": True} if self.mark_distrusted else {}),
         }
@@ -223,6 +227,7 @@ class Calibration:
                 marked_fraction=_num(_field(mark, "marked_fraction", where + " mark"), "marked_fraction", where),
                 other_fraction=_num(_field(mark, "other_fraction", where + " mark"), "other_fraction", where),
                 threshold=_num(_field(mark, "threshold", where + " mark"), "threshold", where),
+                body_lab=_body_lab(mark, where),
             )
         bg_name = _field(data, "background", where)
         if not isinstance(bg_name, str) or not bg_name:
@@ -268,6 +273,16 @@ def _field(obj: Any, name: str, where: str) -> Any:
     if name not in obj:
         raise CalibrationError(f"{where}: missing field {name!r}")
     return obj[name]
+
+
+def _body_lab(mark: dict[str, Any], where: str) -> tuple[float, float, float] | None:
+    """The mark's ``body_lab``, absent in files written before it was kept."""
+    if "body_lab" not in mark:
+        return None
+    lab = [_num(v, "mark body_lab", where) for v in _list(mark["body_lab"], "mark body_lab", where)]
+    if len(lab) != 3:
+        raise CalibrationError(f"{where}: mark 'body_lab' needs 3 numbers, got {lab!r}")
+    return (lab[0], lab[1], lab[2])
 
 
 def _num(v: Any, name: str, where: str) -> float:

@@ -339,6 +339,17 @@ def end_profile(patch: U8, body_lab: npt.NDArray[np.float64], mark_lab: npt.NDAr
     return out[0], out[1]
 
 
+def relative_mark(mark_lab: npt.NDArray[np.float64], body_then: npt.NDArray[np.float64],
+                  body_now: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+    """The 빽도 mark's colour (OpenCV Lab) on a stick whose body shows ``body_now``, when at
+    calibration the body showed ``body_then`` beside the mark ``mark_lab``: light left over
+    after correction (shade, another angle to the lamp) darkens both alike and tints both
+    alike. The lightness scales by at most 0.7..1.4."""
+    ratio = min(1.4, max(0.7, float(body_now[0]) / max(float(body_then[0]), 1.0)))
+    return np.array([mark_lab[0] * ratio, mark_lab[1] + body_now[1] - body_then[1],
+                     mark_lab[2] + body_now[2] - body_then[2]], np.float64)
+
+
 def own_pixels(patch: U8, body_lab: npt.NDArray[np.float64], other_lab: npt.NDArray[np.float64],
                span: int) -> U8:
     """Where a stick patch (length along x) shows the stick itself: pixels of its body

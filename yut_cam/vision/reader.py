@@ -456,6 +456,10 @@ def _read_mark(image: npt.NDArray[np.uint8], rect: F.Rect, across: float, light:
         body = np.asarray(np.median(lab[rows, mid][seen_mid], axis=0), np.float64)
     else:
         body = F.face_lab(cal.faces.names, cal.faces.belly)
+    # the mark as it looks on this body: what light correction left over tints both alike
+    then = (cal.mark.body_lab if cal.mark is not None and cal.mark.body_lab is not None
+            else F.face_lab(cal.faces.names, tuple(np.mean(cal.faces.samples[0], axis=0))))
+    mark_lab = F.relative_mark(mark_lab, np.asarray(then, np.float64), body)
     span = int(round(MARK_SPAN * box * cal.stick_width / cal.stick_length))
     own = F.own_pixels(patch, body, F.face_lab(cal.faces.names, cal.faces.back), span)
     valid = clear | own
