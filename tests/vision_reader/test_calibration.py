@@ -252,6 +252,17 @@ def test_a_faint_mark_is_read_on_a_stick_in_other_light() -> None:
         assert (r.result, r.needs_referee) == (expected, False), (seed, r.reasons)
 
 
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_a_speck_at_a_clean_sticks_end_is_asked_about(cal: Calibration, seed: int) -> None:
+    """A speck of the mark's colour, a third of the mark across, at the end of a stick the
+    calibration showed clean (the other sticks' ends showed nothing): 도 or 빽도 is the
+    referee's call, not a sure 빽도."""
+    sticks = [S.Stick(s.cx, s.cy, s.angle, s.face, s.face == "배", mark_radius=2, mark_color=(60, 60, 150))
+              for s in S.four("배등등등", None, seed=seed)]
+    r = read_image(S.render(sticks, seed=seed + 10), cal)
+    assert r.result == "도" or r.needs_referee, r.reasons
+
+
 def test_a_learned_mark_warns_of_nothing(cal: Calibration) -> None:
     assert cal.mark is not None and cal.mark_problem == "" and cal.warnings == ()
 

@@ -222,11 +222,13 @@ def venues() -> list[tuple[object, Calibration]]:
 # Flag rates per case are bounds for these two venues, not the product's targets (the
 # benchmark measures those over hundreds of throws): in the default venue, dark 등 sticks
 # lying across the dark rim onto a dark wooden floor are often only partly visible, and
-# the reader asks the referee instead of guessing.
+# the reader asks the referee instead of guessing. In the second venue a few 빽도 marks
+# read faintly (a mark score of 0.10-0.13 where the mark showed 0.36 at calibration) and are
+# asked about: the same score at a clean stick's end would be a speck, not the mark.
 @pytest.mark.parametrize(
     ("case", "faces", "max_flagged"),
     [("clean", None, 0.10), ("touching", None, 0.35), ("edge", None, 0.40), ("낙", None, 0.30),
-     ("clean", "빽도", 0.10)],
+     ("clean", "빽도", 0.15)],
 )
 def test_generated_batches(venues: list[tuple[object, Calibration]], case: str, faces: str | None,
                            max_flagged: float) -> None:

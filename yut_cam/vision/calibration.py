@@ -30,6 +30,10 @@ STICK_COUNT = 4
 # the marked stick's two ends differ by at least this (mean ΔE over an end) and twice as
 # much as any other stick's: a dot of a fifth of the stick's width does
 MARK_ASYMMETRY = 1.5
+# the mark threshold lies between the marked stick's mark score and the other sticks'
+# (geometric mean); other sticks' ends showing nothing at calibration count as this much:
+# a speck of shade or dirt at a clean stick's end in a throw is asked about, not read 빽도
+MARK_OTHER_FLOOR = 0.03
 
 
 def check_image(image: Any, name: str) -> npt.NDArray[np.uint8]:
@@ -361,7 +365,7 @@ def _mark_model(patches: list[npt.NDArray[np.uint8]], foreground: list[npt.NDArr
         raise CalibrationError(
             f"belly image: the 빽도 mark is not distinct enough (mark-like share differs by {marked:.2f}"
             f" between the ends of the marked stick, by {other:.2f} on another)")
-    threshold = math.sqrt(marked * max(other, 0.01))
+    threshold = math.sqrt(marked * max(other, MARK_OTHER_FLOOR))
     threshold = min(threshold, 0.5 * marked)
     body = bodies[stick]
     return MarkModel((float(mark_lab[0]), float(mark_lab[1]), float(mark_lab[2])), marked, other, threshold,

@@ -457,8 +457,10 @@ def _read_mark(image: npt.NDArray[np.uint8], rect: F.Rect, across: float, light:
     else:
         body = F.face_lab(cal.faces.names, cal.faces.belly)
     # the mark as it looks on this body: what light correction left over tints both alike
+    # (files from before it was kept: the flat faces' colour at calibration)
+    flat = tuple(np.mean(cal.faces.samples[0], axis=0)) if cal.faces.samples[0] else cal.faces.belly
     then = (cal.mark.body_lab if cal.mark is not None and cal.mark.body_lab is not None
-            else F.face_lab(cal.faces.names, tuple(np.mean(cal.faces.samples[0], axis=0))))
+            else F.face_lab(cal.faces.names, flat))
     mark_lab = F.relative_mark(mark_lab, np.asarray(then, np.float64), body)
     span = int(round(MARK_SPAN * box * cal.stick_width / cal.stick_length))
     own = F.own_pixels(patch, body, F.face_lab(cal.faces.names, cal.faces.back), span)
