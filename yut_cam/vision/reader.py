@@ -457,11 +457,7 @@ def _read_mark(image: npt.NDArray[np.uint8], rect: F.Rect, across: float, light:
     else:
         body = F.face_lab(cal.faces.names, cal.faces.belly)
     # the mark as it looks on this body: what light correction left over tints both alike
-    # (files from before it was kept: the flat faces' colour at calibration)
-    flat = tuple(np.mean(cal.faces.samples[0], axis=0)) if cal.faces.samples[0] else cal.faces.belly
-    then = (cal.mark.body_lab if cal.mark is not None and cal.mark.body_lab is not None
-            else F.face_lab(cal.faces.names, flat))
-    mark_lab = F.relative_mark(mark_lab, np.asarray(then, np.float64), body)
+    mark_lab = F.relative_mark(mark_lab, _mark_body(cal), body)
     span = int(round(MARK_SPAN * box * cal.stick_width / cal.stick_length))
     own = F.own_pixels(patch, body, F.face_lab(cal.faces.names, cal.faces.back), span)
     valid = clear | own
@@ -483,6 +479,15 @@ def _read_mark(image: npt.NDArray[np.uint8], rect: F.Rect, across: float, light:
     inside = valid[int(h * 0.25):int(h * 0.75), window]
     seen = min(float(inside[:, cols].mean()) for cols in F.end_slices(hi - lo))
     return abs(ends[0] - ends[1]), seen
+
+
+def _mark_body(cal: Calibration) -> npt.NDArray[np.float64]:
+    """The body colour (Lab) beside the 빽도 mark at calibration; for files from before it was
+    kept, the flat faces' colour at calibration."""
+    if cal.mark is not None and cal.mark.body_lab is not None:
+        return np.asarray(cal.mark.body_lab, np.float64)
+    flat = tuple(np.mean(cal.faces.samples[0], axis=0)) if cal.faces.samples[0] else cal.faces.belly
+    return F.face_lab(cal.faces.names, flat)
 
 
 def read_file(path: str, calibration: Calibration) -> Reading:
