@@ -219,15 +219,12 @@ class Calibration:
             if not isinstance(distrusted, bool):
                 raise CalibrationError(f"{where}: 'mark_distrusted' must be true or false, not {distrusted!r}")
         else:
-            lab = tuple(_num(v, "mark lab", where) for v in _list(_field(mark, "lab", where + " mark"), "lab", where))
-            if len(lab) != 3:
-                raise CalibrationError(f"{where}: mark 'lab' needs 3 numbers, got {list(lab)!r}")
             mark_model = MarkModel(
-                mark_lab=(lab[0], lab[1], lab[2]),
+                mark_lab=_lab(_field(mark, "lab", where + " mark"), "lab", where),
                 marked_fraction=_num(_field(mark, "marked_fraction", where + " mark"), "marked_fraction", where),
                 other_fraction=_num(_field(mark, "other_fraction", where + " mark"), "other_fraction", where),
                 threshold=_num(_field(mark, "threshold", where + " mark"), "threshold", where),
-                body_lab=_body_lab(mark, where),
+                body_lab=_lab(mark["body_lab"], "body_lab", where) if "body_lab" in mark else None,
             )
         bg_name = _field(data, "background", where)
         if not isinstance(bg_name, str) or not bg_name:
@@ -275,13 +272,11 @@ def _field(obj: Any, name: str, where: str) -> Any:
     return obj[name]
 
 
-def _body_lab(mark: dict[str, Any], where: str) -> tuple[float, float, float] | None:
-    """The mark's ``body_lab``, absent in files written before it was kept."""
-    if "body_lab" not in mark:
-        return None
-    lab = [_num(v, "mark body_lab", where) for v in _list(mark["body_lab"], "mark body_lab", where)]
+def _lab(v: Any, name: str, where: str) -> tuple[float, float, float]:
+    """A colour of the mark entry (``name``): three numbers, OpenCV Lab."""
+    lab = [_num(x, f"mark {name}", where) for x in _list(v, f"mark {name}", where)]
     if len(lab) != 3:
-        raise CalibrationError(f"{where}: mark 'body_lab' needs 3 numbers, got {lab!r}")
+        raise CalibrationError(f"{where}: mark '{name}' needs 3 numbers, got {lab!r}")
     return (lab[0], lab[1], lab[2])
 
 
