@@ -238,13 +238,16 @@ def calibrate(empty: npt.NDArray[np.uint8], belly: npt.NDArray[np.uint8], back: 
     # reading: the calibration says so, and the reader asks the referee 도 or 빽도
     mark: MarkModel | None = None
     mark_problem = ""
+    candidates: tuple[MarkModel, ...] = ()
     try:
         mark = _mark_model(belly_patches, belly_fg)
     except CalibrationError as exc:
         mark_problem = str(exc)
+        candidates = _mark_candidates(belly_patches, belly_fg)
     return Calibration(image_size=size, mat_polygon=tuple(polygon), work_size=work_size,
                        segment=params, stick_length=length, stick_width=width, faces=faces,
-                       mark=mark, background=background, mat_doubt=doubt, mark_problem=mark_problem)
+                       mark=mark, background=background, mat_doubt=doubt, mark_problem=mark_problem,
+                       mark_candidates=candidates)
 
 
 def _shadow_params(params: F.SegmentParams,
@@ -320,32 +323,66 @@ def _face_model(belly: list[npt.NDArray[np.float64]], back: list[npt.NDArray[np.
     return model
 
 
-def _mark_model(patches: list[npt.NDArray[np.uint8]], foreground: list[npt.NDArray[np.uint8]]) -> MarkModel:
-    """The 빽도 mark learned from the four belly-up sticks' patches and where each differs
-    from the empty mat (``foreground``, 0/1): only such pixels can be the mark, so a box
-    reaching past a stick's end onto the mat teaches nothing."""
+def _mark_ends(patches: list[npt.NDArray[np.uint8]], foreground: list[npt.NDArray[np.uint8]]
+               ) -> tuple[list[npt.NDArray[np.float64]], list[npt.NDArray[np.float64]], list[tuple[float, int, int]]]:
+    """Each belly-up stick's patch in Lab, its body colour, and how much its two ends differ
+    from that body unequally: (difference in mean ΔE, stick, the more different end), most
+    different first. An outline a little too long or turned shows some mat at both ends
+    alike, the mark only at one."""
     import cv2
 
     labs = [cv2.cvtColor(p, cv2.COLOR_BGR2LAB).astype(np.float64) for p in patches]
     h, w = labs[0].shape[:2]
-    ends = F.end_slices(w)
     y0, y1 = int(h * 0.25), int(round(h * 0.75))  # middle rows: the long edges may show mat
     bodies = [np.median(lab[y0:y1, int(w * 0.35):int(w * 0.65)].reshape(-1, 3), axis=0) for lab in labs]
-    # the marked stick is the one whose two ends differ: an outline a little too long or
-    # turned shows some mat at both ends alike, the mark only at one
     asym = []
     for i, lab in enumerate(labs):
         an = [float((np.linalg.norm(lab[y0:y1, xs].reshape(-1, 3) - bodies[i], axis=1)
-                     * foreground[i][y0:y1, xs].reshape(-1)).mean()) for xs in ends]
+                     * foreground[i][y0:y1, xs].reshape(-1)).mean()) for xs in F.end_slices(w)]
         asym.append((abs(an[0] - an[1]), i, 0 if an[0] > an[1] else 1))
     asym.sort(reverse=True)
+    return labs, bodies, asym
+
+
+def _mark_model(patches: list[npt.NDArray[np.uint8]], foreground: list[npt.NDArray[np.uint8]]) -> MarkModel:
+    """The 빽도 mark learned from the four belly-up sticks' patches and where each differs
+    from the empty mat (``foreground``, 0/1): only such pixels can be the mark, so a box
+    reaching past a stick's end onto the mat teaches nothing."""
+    labs, bodies, asym = _mark_ends(patches, foreground)
     best, stick, end = asym[0]
     second = asym[1][0]
     if best < MARK_ASYMMETRY or best < 2.0 * second:
         raise CalibrationError(
             "belly image: cannot tell which stick carries the 빽도 mark (no stick differs clearly between"
             f" its ends: largest difference {best:.1f}, next stick {second:.1f} ΔE)")
-    xs = ends[end]
+    return _mark_on(patches, foreground, labs, bodies, stick, end)
+
+
+def _mark_candidates(patches: list[npt.NDArray[np.uint8]], foreground: list[npt.NDArray[np.uint8]]
+                     ) -> tuple[MarkModel, ...]:
+    """When the belly picture cannot tell which stick carries the mark: the mark as each
+    stick whose ends differ clearly would carry it, most different first. The first 빽도
+    the referee confirms says which one it is (:func:`yut_cam.vision.learning.learn_mark`)."""
+    labs, bodies, asym = _mark_ends(patches, foreground)
+    out = []
+    for best, stick, end in asym:
+        if best < MARK_ASYMMETRY:
+            break
+        try:
+            out.append(_mark_on(patches, foreground, labs, bodies, stick, end))
+        except CalibrationError:
+            continue
+    return tuple(out)
+
+
+def _mark_on(patches: list[npt.NDArray[np.uint8]], foreground: list[npt.NDArray[np.uint8]],
+             labs: list[npt.NDArray[np.float64]], bodies: list[npt.NDArray[np.float64]],
+             stick: int, end: int) -> MarkModel:
+    """The mark as the given end of ``stick`` shows it, with its threshold against the
+    other sticks' ends."""
+    h, w = labs[0].shape[:2]
+    y0, y1 = int(h * 0.25), int(round(h * 0.75))
+    xs = F.end_slices(w)[end]
     px = labs[stick][y0:y1, xs].reshape(-1, 3)
     d = np.linalg.norm(px - bodies[stick], axis=1) * foreground[stick][y0:y1, xs].reshape(-1)
     strong = px[d > max(8.0, 0.5 * float(np.percentile(d, 95)))]

@@ -62,6 +62,10 @@ class Calibration:
     # the mark was learned but dropped after the referee corrected a sure 도/빽도 reading
     # (yut_cam.vision.learning.distrust_mark), not left unlearned by calibration
     mark_distrusted: bool = False
+    # with no mark learned: the mark as each stick whose ends differed clearly in the belly
+    # picture would carry it; the first 빽도 the referee confirms picks one
+    # (yut_cam.vision.learning.learn_mark)
+    mark_candidates: tuple[MarkModel, ...] = ()
 
     @property
     def warnings(self) -> tuple[str, ...]:
@@ -71,6 +75,10 @@ class Calibration:
         if self.mark_distrusted:
             return (f"the 빽도 mark is no longer read ({self.mark_problem}): every throw with one stick 배 up"
                     " will be handed to the referee as 도 or 빽도; calibrate again to read 빽도 again",)
+        if self.mark_candidates:
+            return (f"the 빽도 mark is not learned yet ({self.mark_problem}): every throw with one stick 배 up"
+                    " will be handed to the referee as 도 or 빽도 until a 빽도 the referee confirms shows which"
+                    " stick carries it",)
         return (f"the 빽도 mark was not learned ({self.mark_problem}): every throw with one stick 배 up"
                 " will be handed to the referee as 도 or 빽도; retake the 배 picture with the marked"
                 " stick's mark in plain view to read 빽도 too",)
@@ -103,14 +111,11 @@ class Calibration:
                       "direction": [round(v, 6) for v in self.faces.direction],
                       "samples": _samples_dict(self.faces.samples),
                       "learned": _samples_dict(self.faces.learned)},
-            "mark": None if self.mark is None else {
-                "lab": [round(v, 2) for v in self.mark.mark_lab],
-                "marked_fraction": round(self.mark.marked_fraction, 4),
-                "other_fraction": round(self.mark.other_fraction, 4),
-                "threshold": round(self.mark.threshold, 4),
-                **({} if self.mark.body_lab is None else {"body_lab": [round(v, 2) for v in self.mark.body_lab]})},
+            "mark": None if self.mark is None else _mark_dict(self.mark),
             **({"mark_problem": self.mark_problem} if self.mark is None else {}),
             **({"mark_distrusted": True} if self.mark_distrusted else {}),
+            **({"mark_candidates": [_mark_dict(m) for m in self.mark_candidates]}
+               if self.mark is None and self.mark_candidates else {}),
         }
 
     def save(self, path: str | Path, background_file: str | None = None) -> Path:
@@ -210,6 +215,7 @@ class Calibration:
         mark = _field(data, "mark", where)
         mark_model: MarkModel | None = None
         mark_problem, distrusted = "", False
+        candidates: tuple[MarkModel, ...] = ()
         if mark is None:  # the mark was not learned: the file must say why
             why = data.get("mark_problem")
             if not isinstance(why, str) or not why.strip():
@@ -218,14 +224,10 @@ class Calibration:
             distrusted = data.get("mark_distrusted", False)
             if not isinstance(distrusted, bool):
                 raise CalibrationError(f"{where}: 'mark_distrusted' must be true or false, not {distrusted!r}")
+            candidates = tuple(_mark(m, f"{where} mark_candidates[{k}]") for k, m in
+                               enumerate(_list(data.get("mark_candidates", []), "mark_candidates", where)))
         else:
-            mark_model = MarkModel(
-                mark_lab=_lab(_field(mark, "lab", where + " mark"), "lab", where),
-                marked_fraction=_num(_field(mark, "marked_fraction", where + " mark"), "marked_fraction", where),
-                other_fraction=_num(_field(mark, "other_fraction", where + " mark"), "other_fraction", where),
-                threshold=_num(_field(mark, "threshold", where + " mark"), "threshold", where),
-                body_lab=_lab(mark["body_lab"], "body_lab", where) if "body_lab" in mark else None,
-            )
+            mark_model = _mark(mark, where + " mark")
         bg_name = _field(data, "background", where)
         if not isinstance(bg_name, str) or not bg_name:
             raise CalibrationError(f"{where}: 'background' must name a PNG file, not {bg_name!r}")
@@ -243,7 +245,29 @@ class Calibration:
                    faces=FaceModel(names, vecs[0], vecs[1], vecs[2], (sat[0], sat[1]), fit_error, samples=samples,
                                    learned=learned, direction=direction), mark=mark_model,
                    background=background, mat_doubt=(doubt[0], doubt[1]), mark_problem=mark_problem,
-                   mark_distrusted=distrusted)
+                   mark_distrusted=distrusted, mark_candidates=candidates)
+
+
+def _mark_dict(mark: MarkModel) -> dict[str, Any]:
+    return {"lab": [round(v, 2) for v in mark.mark_lab],
+            "marked_fraction": round(mark.marked_fraction, 4),
+            "other_fraction": round(mark.other_fraction, 4),
+            "threshold": round(mark.threshold, 4),
+            **({} if mark.body_lab is None else {"body_lab": [round(v, 2) for v in mark.body_lab]})}
+
+
+def _mark(obj: Any, where: str) -> MarkModel:
+    """A :class:`MarkModel` from its JSON object (``where`` names it in errors)."""
+    model = MarkModel(
+        mark_lab=_lab(_field(obj, "lab", where), "lab", where),
+        marked_fraction=_num(_field(obj, "marked_fraction", where), "marked_fraction", where),
+        other_fraction=_num(_field(obj, "other_fraction", where), "other_fraction", where),
+        threshold=_num(_field(obj, "threshold", where), "threshold", where),
+        body_lab=_lab(obj["body_lab"], "body_lab", where) if "body_lab" in obj else None,
+    )
+    if model.threshold <= 0:
+        raise CalibrationError(f"{where}: 'threshold' must be positive, got {model.threshold!r}")
+    return model
 
 
 def _samples_dict(samples: tuple[Samples, Samples]) -> dict[str, list[list[float]]]:

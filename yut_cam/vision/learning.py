@@ -12,6 +12,11 @@ must be right, or the model learns the mistake.
 A confirmation can also unteach: a 도 or 빽도 the reader was sure of, confirmed as the
 other, shows the venue's 빽도 mark is misread here (:func:`distrust_mark`).
 
+Where the belly picture could not single out the marked stick, calibration keeps the mark
+as each stick with clearly different ends would carry it; the first confirmed 빽도 whose
+stick one of them reads clearly, and no other, makes that one the venue's mark, and a
+confirmed 도 whose stick a candidate reads as marked rules that one out (:func:`learn_mark`).
+
 Pure functions: the live service keeps the readings, calls :func:`learn` when the referee
 confirms, and saves the calibration it returns.
 """
@@ -26,6 +31,12 @@ from yut_cam.vision.types import FLAT_UP, Face, Reading
 # a stick read on the wrong side of the confirmed count is taken to be the one nearest to
 # doubt only if it was near it: |score - 0.5| * 2 below this
 FLIP_MARGIN = 0.5
+# a confirmed 빽도 teaches the candidate mark that reads its stick at this many times its
+# threshold, when no other reaches 1: as clearly as calibration asks a mark to stand out
+# from the other sticks (twice), beyond the reader's own band of doubt (1.5 times). At 1.5 a
+# held-out venue learned a dark knot-like candidate from a 빽도 read at 1.6 and then read a
+# 도 as a sure 빽도
+MARK_LEARN_RATIO = 2.0
 
 
 def confirmed_faces(reading: Reading, result: str) -> list[Face] | None:
@@ -50,9 +61,10 @@ def confirmed_faces(reading: Reading, result: str) -> list[Face] | None:
 
 def learn(calibration: Calibration, reading: Reading, result: str) -> Calibration:
     """``calibration`` with its face model refitted to the sticks of ``reading`` as the
-    referee's confirmed ``result`` labels them, and without its 빽도 mark if the reader was
-    sure of the mark and wrong (:func:`distrust_mark`); the same object when nothing changes."""
-    calibration = distrust_mark(calibration, reading, result)
+    referee's confirmed ``result`` labels them, without its 빽도 mark if the reader was sure
+    of the mark and wrong (:func:`distrust_mark`), or with a mark learned from a confirmed
+    빽도 (:func:`learn_mark`); the same object when nothing changes."""
+    calibration = learn_mark(distrust_mark(calibration, reading, result), reading, result)
     faces = confirmed_faces(reading, result)
     if faces is None:
         return calibration
@@ -72,3 +84,28 @@ def distrust_mark(calibration: Calibration, reading: Reading, result: str) -> Ca
         return calibration
     return dataclasses.replace(calibration, mark=None, mark_distrusted=True, mark_problem=(
         f"the referee corrected a sure reading of {reading.result} to {result} at this venue"))
+
+
+def learn_mark(calibration: Calibration, reading: Reading, result: str) -> Calibration:
+    """At a venue with candidate marks and no mark (:attr:`Calibration.mark_candidates`), a
+    confirmed 빽도 or 도 with one stick 배 up, seen whole: for 빽도, the candidate that reads
+    that stick at ``MARK_LEARN_RATIO`` times its threshold, when no other reads it marked,
+    becomes the mark; for 도, the candidates that read it marked are ruled out. The same
+    object when nothing changes."""
+    candidates = calibration.mark_candidates
+    if calibration.mark is not None or calibration.mark_distrusted or not candidates or result not in ("도", "빽도"):
+        return calibration
+    faces = confirmed_faces(reading, result)
+    if faces is None or faces.count("배") != 1:
+        return calibration
+    stick = reading.sticks[faces.index("배")]
+    if stick.face != "배" or stick.mark_scores is None or len(stick.mark_scores) != len(candidates):
+        return calibration
+    ratios = [score / c.threshold for score, c in zip(stick.mark_scores, candidates)]
+    if result == "빽도":
+        best = max(range(len(candidates)), key=lambda k: ratios[k])
+        if ratios[best] < MARK_LEARN_RATIO or any(r >= 1.0 for k, r in enumerate(ratios) if k != best):
+            return calibration
+        return dataclasses.replace(calibration, mark=candidates[best], mark_candidates=(), mark_problem="")
+    kept = tuple(c for c, r in zip(candidates, ratios) if r < 1.0)
+    return calibration if len(kept) == len(candidates) else dataclasses.replace(calibration, mark_candidates=kept)

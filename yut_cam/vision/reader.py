@@ -30,6 +30,7 @@ import numpy.typing as npt
 
 from yut_cam.vision import functional as F
 from yut_cam.vision.calibration import PATCH_SIZE, Calibration, bridge_pieces, check_image, prepare
+from yut_cam.vision.calmodel import MarkModel
 from yut_cam.vision.errors import ImageError
 from yut_cam.vision.types import Face, Reading, StickReading, result_of
 
@@ -369,13 +370,18 @@ def read_image(image_bgr: npt.NDArray[np.uint8], calibration: Calibration) -> Re
         mark_share = 0.0
         ends_seen.append(min(float(clear[int(PATCH_SIZE[1] * 0.25):int(PATCH_SIZE[1] * 0.75), cols].mean())
                              for cols in F.end_slices(PATCH_SIZE[0])))
-        if face == "배" and mark_model is not None:
+        candidate_scores: tuple[float, ...] | None = None
+        if face == "배" and (mark_model is not None or (cal.mark_candidates and teaches)):
             full = F.to_full_length(f.rect, cal.stick_length * s, fg_raw, others)
             # the box stops short of an end (the mark there): read it whole
             rect_m = face_rect if full is None else full.scaled(1.0 / s)._replace(width=face_rect.width)
-            mark_share, ends_seen[-1] = _read_mark(image, rect_m, across, light, near, differs, fg_raw, s, cal,
-                                                   np.asarray(mark_model.mark_lab, np.float64))
-            box_shares[i] = rect_m.length / cal.stick_length
+            if mark_model is not None:
+                mark_share, ends_seen[-1] = _read_mark(image, rect_m, across, light, near, differs, fg_raw, s,
+                                                       cal, mark_model)
+                box_shares[i] = rect_m.length / cal.stick_length
+            else:  # no mark yet: how each candidate would read this stick, to learn from a 빽도
+                candidate_scores = tuple(round(_read_mark(image, rect_m, across, light, near, differs, fg_raw, s,
+                                                          cal, c)[0], 4) for c in cal.mark_candidates)
         marks.append(mark_share)
         depth = _edge_depth(rect, mat)
         slack = EDGE_WIDTHS * cal.stick_width
@@ -392,7 +398,8 @@ def read_image(image_bgr: npt.NDArray[np.uint8], calibration: Calibration) -> Re
         box = tuple((float(x) * back_scale, float(y) * back_scale) for x, y in F.rect_corners(rect))
         sticks.append(StickReading(face=face, marked=False, on_mat=depth >= 0.0,
                                    box=(box[0], box[1], box[2], box[3]), confidence=round(conf, 3),
-                                   score=score, features=tuple(map(float, features)) if teaches else None))
+                                   score=score, features=tuple(map(float, features)) if teaches else None,
+                                   mark_scores=candidate_scores))
     # one set has one marked stick: the most mark-like 배-up stick, if it is mark-like enough
     if sticks and mark_model is not None and max(marks) >= mark_model.threshold:
         best = int(np.argmax(marks))
@@ -426,9 +433,9 @@ def read_image(image_bgr: npt.NDArray[np.uint8], calibration: Calibration) -> Re
 
 def _read_mark(image: npt.NDArray[np.uint8], rect: F.Rect, across: float, light: npt.NDArray[np.float32],
                near: npt.NDArray[np.uint8], differs: npt.NDArray[np.uint8], stick_px: npt.NDArray[np.uint8],
-               s: float, cal: Calibration, mark_lab: npt.NDArray[np.float64]) -> tuple[float, float]:
+               s: float, cal: Calibration, mark: MarkModel) -> tuple[float, float]:
     """How much more one end of the 배-up stick in ``rect`` (full-size coordinates) looks like
-    the 빽도 mark than the other, and the visible share of its less visible end.
+    the 빽도 ``mark`` than the other, and the visible share of its less visible end.
 
     The ends are read on the box's inner 94%, and further out, up to ``MARK_REACH`` of its
     length and no longer than a stick, where the stick's own body goes on (a box a little
@@ -457,7 +464,7 @@ def _read_mark(image: npt.NDArray[np.uint8], rect: F.Rect, across: float, light:
     else:
         body = F.face_lab(cal.faces.names, cal.faces.belly)
     # the mark as it looks on this body: what light correction left over tints both alike
-    mark_lab = F.relative_mark(mark_lab, _mark_body(cal), body)
+    mark_lab = F.relative_mark(np.asarray(mark.mark_lab, np.float64), _mark_body(cal, mark), body)
     span = int(round(MARK_SPAN * box * cal.stick_width / cal.stick_length))
     own = F.own_pixels(patch, body, F.face_lab(cal.faces.names, cal.faces.back), span)
     valid = clear | own
@@ -481,11 +488,11 @@ def _read_mark(image: npt.NDArray[np.uint8], rect: F.Rect, across: float, light:
     return abs(ends[0] - ends[1]), seen
 
 
-def _mark_body(cal: Calibration) -> npt.NDArray[np.float64]:
+def _mark_body(cal: Calibration, mark: MarkModel) -> npt.NDArray[np.float64]:
     """The body colour (Lab) beside the 빽도 mark at calibration; for files from before it was
     kept, the flat faces' colour at calibration."""
-    if cal.mark is not None and cal.mark.body_lab is not None:
-        return np.asarray(cal.mark.body_lab, np.float64)
+    if mark.body_lab is not None:
+        return np.asarray(mark.body_lab, np.float64)
     flat = tuple(np.mean(cal.faces.samples[0], axis=0)) if cal.faces.samples[0] else cal.faces.belly
     return F.face_lab(cal.faces.names, flat)
 

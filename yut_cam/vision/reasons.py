@@ -42,6 +42,8 @@ _KOREAN: tuple[tuple[re.Pattern[str], str], ...] = tuple((re.compile(p), k) for 
     # what a calibration that worked cannot read (Calibration.warnings)
     (r"^the 빽도 mark is no longer read", "심판이 카메라의 확실한 도/빽도 판독을 고쳤으므로 이 장소에서는 빽도 표시를 더 읽지"
      " 않습니다: 배가 하나만 위인 던지기는 모두 심판이 도인지 빽도인지 정합니다. 다시 보정하면 빽도도 다시 읽습니다"),
+    (r"^the 빽도 mark is not learned yet", "빽도 표시가 있는 윷을 아직 모릅니다: 심판이 빽도를 한 번 확인하면 그 던지기에서"
+     " 배웁니다. 그때까지 배가 하나만 위인 던지기는 심판이 도인지 빽도인지 정합니다"),
     (r"^the 빽도 mark was not learned", "빽도 표시를 배우지 못했습니다: 배가 하나만 위인 던지기는 모두 심판이 도인지 빽도인지"
      " 정합니다. 빽도도 읽게 하려면 표시가 잘 보이게 배 사진(2번)을 다시 찍고 보정하세요"),
 ))

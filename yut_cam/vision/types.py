@@ -36,6 +36,10 @@ class StickReading:
     # the face score (0 배 .. 1 등) and, for a stick seen whole and apart, its face features
     score: float | None = field(default=None, compare=False)
     features: tuple[float, ...] | None = field(default=None, compare=False, repr=False)
+    # at a venue whose mark calibration could not single out: how each candidate mark
+    # (Calibration.mark_candidates) reads this 배-up stick seen whole, for learning the mark
+    # from a confirmed 빽도
+    mark_scores: tuple[float, ...] | None = field(default=None, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         if self.face not in FACES:

@@ -263,6 +263,9 @@ class CameraLoop:
         known = taught.faces.learned
         log.info("camera: learned from capture %d (%s): now %d 배 and %d 등 sticks confirmed", n, result,
                  len(known[0]), len(known[1]))
+        if taught.mark is not None and used.mark is None:
+            log.info("camera: learned the 빽도 mark from capture %d (a confirmed 빽도): one stick 배 up is read"
+                     " from now on", n)
         if taught.mark is None and used.mark is not None:
             log.warning("camera: capture %d was surely read %s and confirmed %s: the 빽도 mark is no longer read"
                         " here; one stick 배 up goes to the referee until the next calibration", n, reading.result,
