@@ -18,6 +18,7 @@ from yut_cam.vision.learning import MARK_LEARN_RATIO, learn, learn_mark
 from yut_cam.vision.reader import read_image
 from yut_cam.vision.reasons import korean
 from yut_cam.vision.types import Reading, StickReading, result_of
+from yut_cam.web.calibrate import summary
 
 SPOTS = [(400, 250, 20), (800, 230, 100), (420, 500, 160), (850, 520, 60)]
 CHALK = dict(mark_color=(250, 250, 250), mark_radius=7)  # white, at one end like the mark
@@ -47,6 +48,7 @@ def test_calibration_keeps_each_stick_that_could_carry_the_mark(smudge_cal: Cali
     assert sorted(map(red, smudge_cal.mark_candidates)) == [False, True]
     assert smudge_cal.warnings[0].startswith("the 빽도 mark is not learned yet")
     assert "심판이 빽도를 한 번 확인하면" in korean(smudge_cal.warnings[0])
+    assert summary(smudge_cal, Path("venue.json"))["mark_candidates"] == 2  # the console says it will learn
 
 
 def test_a_confirmed_빽도_teaches_the_mark_and_the_next_throws_read_it(smudge_cal: Calibration,

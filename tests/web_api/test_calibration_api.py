@@ -328,3 +328,4 @@ def test_a_set_whose_mark_does_not_show_calibrates_with_a_warning(referee: Refer
     (ko,) = resp.json["warnings_ko"]
     assert "빽도 표시를 배우지 못했습니다" in ko
     assert referee.client.get("/api/calibration").json["warnings_ko"] == [ko]
+    assert resp.json["mark_candidates"] == 0  # no stick's ends differed: nothing to learn it from

@@ -324,6 +324,8 @@ def summary(calibration: Any, path: Path) -> dict[str, Any]:
         "stick_width_px": round(float(calibration.stick_width), 1),
         "warnings": list(calibration.warnings),
         "warnings_ko": [korean(why) for why in calibration.warnings],
+        # with no mark learned: how many sticks may carry it (the first confirmed 빽도 says which)
+        "mark_candidates": len(calibration.mark_candidates),
         # sticks of confirmed throws the face model has learned from since (배, 등)
         "learned": {face: len(side) for face, side in zip(("배", "등"), calibration.faces.learned)},
     }
