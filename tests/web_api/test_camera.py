@@ -206,3 +206,27 @@ def test_a_failing_confirmation_listener_never_loses_the_throw(app: Flask, clien
     events = [e["event"] for e in client.get(f"/api/matches/{match_id}/events").json]
     throws = [e for e in events if e.get("capture") == 1]
     assert len(throws) == 1 and throws[0]["result"] == scene.truth  # stored all the same
+
+
+def test_a_confirmed_빽도_teaches_the_venue_its_mark_and_the_file_keeps_it(
+        app: Flask, client: FlaskClient, referee: Referee, match_id: int, tmp_path: Any) -> None:
+    """A venue whose belly picture could not say which stick is marked (a chalk smudge at
+    another stick's end): the referee confirms the camera's first one-up throw as 빽도, and
+    the service reads the mark from then on, after a restart too."""
+    from tests.vision_reader import scenes as S
+    from tests.vision_reader import test_learn_mark as M
+    from yut_cam.vision.calibration import Calibration, calibrate
+    from yut_cam.web.calibrate import install
+
+    belly = M.smudged([S.Stick(x, y, a, "배", marked=(i == 2)) for i, (x, y, a) in enumerate(M.SPOTS)], 0)
+    back = [S.Stick(x, y, a, "등") for x, y, a in M.SPOTS]
+    venue = install(calibrate(S.render([], 0), S.render(belly, 1), S.render(back, 2)), tmp_path / "venue.json")
+    assert venue.mark is None and len(venue.mark_candidates) == 2
+    frames = [S.render([], 0)] * 12 + [S.render(S.four("배등등등", 0, seed=23), seed=33)] * 25
+    loop = _throw_read(app, Scene(frames, venue, "빽도"), venue, tmp_path)
+    reading = client.get(f"/api/matches/{match_id}").json["reading"]
+    assert reading["result"] == "도" and reading["needs_referee"] is True  # asked: 도 or 빽도?
+    assert referee.post(f"/api/matches/{match_id}/reading/confirm", {"result": "빽도"}).status_code == 200
+    assert loop.calibration.mark is not None and loop.calibration.mark_candidates == ()
+    saved = Calibration.load(tmp_path / "venue.json")  # what a restart reads
+    assert saved.mark is not None and saved.warnings == ()
