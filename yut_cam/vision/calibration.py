@@ -236,14 +236,7 @@ def calibrate(empty: npt.NDArray[np.uint8], belly: npt.NDArray[np.uint8], back: 
     belly_fg = [(F.stick_patch(differs, F.inner(r), PATCH_SIZE) > 127).astype(np.uint8) for r in belly_rects]
     # a mark too faint or too small to tell from this picture does not stop the camera
     # reading: the calibration says so, and the reader asks the referee 도 or 빽도
-    mark: MarkModel | None = None
-    mark_problem = ""
-    candidates: tuple[MarkModel, ...] = ()
-    try:
-        mark = _mark_model(belly_patches, belly_fg)
-    except CalibrationError as exc:
-        mark_problem = str(exc)
-        candidates = _mark_candidates(belly_patches, belly_fg)
+    mark, mark_problem, candidates = _mark_model(belly_patches, belly_fg)
     return Calibration(image_size=size, mat_polygon=tuple(polygon), work_size=work_size,
                        segment=params, stick_length=length, stick_width=width, faces=faces,
                        mark=mark, background=background, mat_doubt=doubt, mark_problem=mark_problem,
@@ -344,35 +337,33 @@ def _mark_ends(patches: list[npt.NDArray[np.uint8]], foreground: list[npt.NDArra
     return labs, bodies, asym
 
 
-def _mark_model(patches: list[npt.NDArray[np.uint8]], foreground: list[npt.NDArray[np.uint8]]) -> MarkModel:
+def _mark_model(patches: list[npt.NDArray[np.uint8]], foreground: list[npt.NDArray[np.uint8]]
+                ) -> tuple[MarkModel | None, str, tuple[MarkModel, ...]]:
     """The 빽도 mark learned from the four belly-up sticks' patches and where each differs
     from the empty mat (``foreground``, 0/1): only such pixels can be the mark, so a box
-    reaching past a stick's end onto the mat teaches nothing."""
+    reaching past a stick's end onto the mat teaches nothing. → (mark, "", ()); or, when
+    the picture cannot tell, (None, why, candidates): the mark as each stick whose ends
+    differ clearly would carry it, most different first. The first 빽도 the referee confirms
+    says which one it is (:func:`yut_cam.vision.learning.learn_mark`)."""
     labs, bodies, asym = _mark_ends(patches, foreground)
     best, stick, end = asym[0]
     second = asym[1][0]
-    if best < MARK_ASYMMETRY or best < 2.0 * second:
-        raise CalibrationError(
-            "belly image: cannot tell which stick carries the 빽도 mark (no stick differs clearly between"
-            f" its ends: largest difference {best:.1f}, next stick {second:.1f} ΔE)")
-    return _mark_on(patches, foreground, labs, bodies, stick, end)
-
-
-def _mark_candidates(patches: list[npt.NDArray[np.uint8]], foreground: list[npt.NDArray[np.uint8]]
-                     ) -> tuple[MarkModel, ...]:
-    """When the belly picture cannot tell which stick carries the mark: the mark as each
-    stick whose ends differ clearly would carry it, most different first. The first 빽도
-    the referee confirms says which one it is (:func:`yut_cam.vision.learning.learn_mark`)."""
-    labs, bodies, asym = _mark_ends(patches, foreground)
-    out = []
-    for best, stick, end in asym:
-        if best < MARK_ASYMMETRY:
-            break
-        try:
-            out.append(_mark_on(patches, foreground, labs, bodies, stick, end))
-        except CalibrationError:
-            continue
-    return tuple(out)
+    try:
+        if best < MARK_ASYMMETRY or best < 2.0 * second:
+            raise CalibrationError(
+                "belly image: cannot tell which stick carries the 빽도 mark (no stick differs clearly between"
+                f" its ends: largest difference {best:.1f}, next stick {second:.1f} ΔE)")
+        return _mark_on(patches, foreground, labs, bodies, stick, end), "", ()
+    except CalibrationError as exc:
+        candidates = []
+        for differ, i, e in asym:
+            if differ < MARK_ASYMMETRY:
+                break
+            try:
+                candidates.append(_mark_on(patches, foreground, labs, bodies, i, e))
+            except CalibrationError:
+                continue
+        return None, str(exc), tuple(candidates)
 
 
 def _mark_on(patches: list[npt.NDArray[np.uint8]], foreground: list[npt.NDArray[np.uint8]],
