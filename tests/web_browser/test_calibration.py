@@ -200,3 +200,41 @@ def test_a_calibration_without_the_mark_is_shown_in_amber(open_page: Callable[..
         assert js_errors(page) == []
     finally:
         stop_live_server(server)
+
+
+def test_a_calibration_that_can_learn_the_mark_says_so(open_page: Callable[..., Any], tmp_path: Path,
+                                                       shots_dir: Path) -> None:
+    """Photos where a chalk smudge at another stick's end hides which stick is marked: the
+    dialog says the first 빽도 the referee confirms will teach the mark."""
+    from tests.vision_reader import scenes as S
+    from tests.vision_reader import test_learn_mark as M
+
+    belly = M.smudged([S.Stick(x, y, a, "배", marked=(i == 2)) for i, (x, y, a) in enumerate(M.SPOTS)], 0)
+    back = [S.Stick(x, y, a, "등") for x, y, a in M.SPOTS]
+    empty = S.render([], 0, size=SIZE)
+    mat = [(x * SIZE[0] / S.SIZE[0], y * SIZE[1] / S.SIZE[1]) for x, y in S.MAT]
+    camera = Camera(tmp_path / "camera")
+    camera.show(empty)
+    server = start_with_camera(tmp_path, camera.folder)
+    try:
+        page = console(open_page, server, server.create_match())
+        page.click("#btn-cal")
+        page.wait_for_selector("#dlg-cal[open]")
+        for kind, image in (("empty", empty), ("belly", S.render(belly, 1, size=SIZE)),
+                            ("back", S.render(back, 2, size=SIZE))):
+            take(page, camera, kind, image)
+        page.wait_for_function("() => document.querySelector('#cal-svg').getAttribute('viewBox') === '0 0 640 360'")
+        page.locator("#cal-svg").scroll_into_view_if_needed()
+        box = page.locator("#cal-svg").bounding_box()
+        for x, y in mat:
+            page.mouse.click(box["x"] + x / SIZE[0] * box["width"], box["y"] + y / SIZE[1] * box["height"])
+        page.click("#cal-run")
+        page.wait_for_selector("#cal-result.warn", timeout=60_000)
+        text = page.locator("#cal-result").inner_text()
+        assert "심판이 빽도를 한 번 확인하면" in text, text
+        page.wait_for_function("() => document.querySelector('#cal-now').textContent.includes('빽도를 한 번 확인하면 배웁니다')")
+        assert "빽도 표시 없음" not in page.locator("#cal-now").inner_text()
+        page.screenshot(path=str(shots_dir / "calibration-mark-candidates.png"))
+        assert js_errors(page) == []
+    finally:
+        stop_live_server(server)
