@@ -348,22 +348,22 @@ def _mark_model(patches: list[npt.NDArray[np.uint8]], foreground: list[npt.NDArr
     labs, bodies, asym = _mark_ends(patches, foreground)
     best, stick, end = asym[0]
     second = asym[1][0]
-    try:
-        if best < MARK_ASYMMETRY or best < 2.0 * second:
-            raise CalibrationError(
-                "belly image: cannot tell which stick carries the 빽도 mark (no stick differs clearly between"
-                f" its ends: largest difference {best:.1f}, next stick {second:.1f} ΔE)")
-        return _mark_on(patches, foreground, labs, bodies, stick, end), "", ()
-    except CalibrationError as exc:
-        candidates = []
-        for differ, i, e in asym:
-            if differ < MARK_ASYMMETRY:
-                break
-            try:
-                candidates.append(_mark_on(patches, foreground, labs, bodies, i, e))
-            except CalibrationError:
-                continue
-        return None, str(exc), tuple(candidates)
+    why = ("belly image: cannot tell which stick carries the 빽도 mark (no stick differs clearly between"
+           f" its ends: largest difference {best:.1f}, next stick {second:.1f} ΔE)")
+    if best >= MARK_ASYMMETRY and best >= 2.0 * second:
+        try:
+            return _mark_on(patches, foreground, labs, bodies, stick, end), "", ()
+        except CalibrationError as exc:
+            why = str(exc)
+    candidates = []
+    for differ, i, e in asym:
+        if differ < MARK_ASYMMETRY:
+            break
+        try:
+            candidates.append(_mark_on(patches, foreground, labs, bodies, i, e))
+        except CalibrationError:
+            continue
+    return None, why, tuple(candidates)
 
 
 def _mark_on(patches: list[npt.NDArray[np.uint8]], foreground: list[npt.NDArray[np.uint8]],
