@@ -375,13 +375,15 @@ def read_image(image_bgr: npt.NDArray[np.uint8], calibration: Calibration) -> Re
             full = F.to_full_length(f.rect, cal.stick_length * s, fg_raw, others)
             # the box stops short of an end (the mark there): read it whole
             rect_m = face_rect if full is None else full.scaled(1.0 / s)._replace(width=face_rect.width)
+            # the venue's mark; with none yet, how each candidate reads this stick (to learn the
+            # mark from a confirmed 빽도)
+            models = (mark_model,) if mark_model is not None else cal.mark_candidates
+            shares, seen_end = _read_marks(image, rect_m, across, light, near, differs, fg_raw, s, cal, models)
             if mark_model is not None:
-                mark_share, ends_seen[-1] = _read_mark(image, rect_m, across, light, near, differs, fg_raw, s,
-                                                       cal, mark_model)
+                mark_share, ends_seen[-1] = shares[0], seen_end
                 box_shares[i] = rect_m.length / cal.stick_length
-            else:  # no mark yet: how each candidate would read this stick, to learn from a 빽도
-                candidate_scores = tuple(round(_read_mark(image, rect_m, across, light, near, differs, fg_raw, s,
-                                                          cal, c)[0], 4) for c in cal.mark_candidates)
+            else:
+                candidate_scores = tuple(round(x, 4) for x in shares)
         marks.append(mark_share)
         depth = _edge_depth(rect, mat)
         slack = EDGE_WIDTHS * cal.stick_width
@@ -431,11 +433,12 @@ def read_image(image_bgr: npt.NDArray[np.uint8], calibration: Calibration) -> Re
                    sticks=tuple(sticks), reasons=tuple(reasons))
 
 
-def _read_mark(image: npt.NDArray[np.uint8], rect: F.Rect, across: float, light: npt.NDArray[np.float32],
-               near: npt.NDArray[np.uint8], differs: npt.NDArray[np.uint8], stick_px: npt.NDArray[np.uint8],
-               s: float, cal: Calibration, mark: MarkModel) -> tuple[float, float]:
+def _read_marks(image: npt.NDArray[np.uint8], rect: F.Rect, across: float, light: npt.NDArray[np.float32],
+                near: npt.NDArray[np.uint8], differs: npt.NDArray[np.uint8], stick_px: npt.NDArray[np.uint8],
+                s: float, cal: Calibration, marks: tuple[MarkModel, ...]) -> tuple[list[float], float]:
     """How much more one end of the 배-up stick in ``rect`` (full-size coordinates) looks like
-    the 빽도 ``mark`` than the other, and the visible share of its less visible end.
+    each of the 빽도 ``marks`` than the other (the venue's mark, or its candidates), and the
+    visible share of its less visible end.
 
     The ends are read on the box's inner 94%, and further out, up to ``MARK_REACH`` of its
     length and no longer than a stick, where the stick's own body goes on (a box a little
@@ -463,8 +466,6 @@ def _read_mark(image: npt.NDArray[np.uint8], rect: F.Rect, across: float, light:
         body = np.asarray(np.median(lab[rows, mid][seen_mid], axis=0), np.float64)
     else:
         body = F.face_lab(cal.faces.names, cal.faces.belly)
-    # the mark as it looks on this body: what light correction left over tints both alike
-    mark_lab = F.relative_mark(np.asarray(mark.mark_lab, np.float64), _mark_body(cal, mark), body)
     span = int(round(MARK_SPAN * box * cal.stick_width / cal.stick_length))
     own = F.own_pixels(patch, body, F.face_lab(cal.faces.names, cal.faces.back), span)
     valid = clear | own
@@ -480,12 +481,17 @@ def _read_mark(image: npt.NDArray[np.uint8], rect: F.Rect, across: float, light:
     window = slice(lo, hi)
     # a window longer than the stick has floor or another stick past a tip: trim it there
     trim = max(0.0, 1.0 - cal.stick_length / ((hi - lo) / box * rect.length)) + 0.04
-    ends = F.end_profile(np.ascontiguousarray(patch[:, window]), body, mark_lab,
-                         valid=np.ascontiguousarray(valid[:, window]),
-                         foreground=np.ascontiguousarray(differ[:, window]), max_trim=trim)
+    shares = []
+    for mark in marks:
+        # the mark as it looks on this body: what light correction left over tints both alike
+        mark_lab = F.relative_mark(np.asarray(mark.mark_lab, np.float64), _mark_body(cal, mark), body)
+        ends = F.end_profile(np.ascontiguousarray(patch[:, window]), body, mark_lab,
+                             valid=np.ascontiguousarray(valid[:, window]),
+                             foreground=np.ascontiguousarray(differ[:, window]), max_trim=trim)
+        shares.append(abs(ends[0] - ends[1]))
     inside = valid[int(h * 0.25):int(h * 0.75), window]
     seen = min(float(inside[:, cols].mean()) for cols in F.end_slices(hi - lo))
-    return abs(ends[0] - ends[1]), seen
+    return shares, seen
 
 
 def _mark_body(cal: Calibration, mark: MarkModel) -> npt.NDArray[np.float64]:
