@@ -15,7 +15,7 @@ from yut_cam.vision import functional as F
 from yut_cam.vision.calibration import calibrate
 from yut_cam.vision.errors import CalibrationError
 from yut_cam.vision.matfind import MatNotFound, find_mat, locate_mat
-from yut_cam.vision.reader import read_image
+from yut_cam.vision.reader import edge_call, read_image
 
 OUTER = [(300.0, 90.0), (980.0, 110.0), (960.0, 640.0), (320.0, 620.0)]
 
@@ -183,3 +183,22 @@ def test_stick_just_off_the_mat_is_never_a_silent_playable_result(seed: int, off
     others = [th.free(rng, i, False, [out], min_gap=6.0, inset=12.0) for i in (0, 1, 3)]
     reading = read_image(style.render(others[:2] + [out] + others[2:], rng), cal)
     assert reading.result == "낙" or reading.needs_referee, reading.to_dict()
+
+
+# a 12 px stick, an outline trusted to 4 px either way: a box may reach 6 px past the stick
+# (half a width) but stop short of it by only 2.4 px when the stick is seen whole
+@pytest.mark.parametrize("depth, reach, off, asks", [
+    (30.0, 30.0, False, ""),  # well inside
+    (9.0, 9.0, False, "at the mat's edge (9 px inside"),  # the box may be 6 px too deep, the outline 4
+    (10.5, 10.5, False, ""),
+    (0.0, 0.0, False, "at the mat's edge (0 px inside"),
+    (-3.0, -3.0, False, "just off the mat (3 px from"),
+    (-6.0, -6.0, False, "just off the mat (6 px from"),
+    (-7.0, -7.0, True, ""),  # a whole stick's box is not 7 px short of it: 낙 without asking
+    (-7.0, -2.0, False, "just off the mat (7 px from"),  # seen in part: its hidden end may touch
+    (-40.0, -20.0, True, ""),
+])
+def test_edge_call(depth: float, reach: float, off: bool, asks: str) -> None:
+    surely_off, doubt = edge_call(depth, reach, 12.0, (4.0, 4.0))
+    assert surely_off is off
+    assert doubt.startswith(asks) and bool(doubt) == bool(asks), doubt

@@ -13,7 +13,8 @@ Steps (each a function of :mod:`yut_cam.vision.functional`):
    both ends for the 빽도 mark;
 4. a stick is on the mat when any part of it lies inside the mat polygon (the outer edge,
    border band included); one nearer the outline than the box and the outline can be
-   trusted (half a stick width, plus the outline's doubt) is flagged either way.
+   trusted (half a stick width inside it, a fifth outside, plus the outline's doubt) is
+   flagged either way.
 
 Whenever a step is unsure the reading says so (``needs_referee`` and ``reasons``).
 """
@@ -41,11 +42,15 @@ MERGED_FACE_MARGIN = 0.3  # the same for a stick split out of touching sticks
 # of 7 unflagged errors for 9 more flags in 555 throws
 FIT_MARGINS = 3.0
 GLARE = 0.08  # share of blown-out pixels on a stick that makes its face unsure
-# a stick's box reaches up to half a stick width further or shorter than the stick (blur,
-# a shadow left on it, an end lost to a mat of its colour; measured on both benches): a
-# stick nearer the mat's outline than that, plus the outline's own doubt, is read as on
-# or off the mat only after the referee looks. 낙 is the costliest misreading either way.
-EDGE_WIDTHS = 0.5
+# a stick's box reaches up to half a stick width further than the stick (blur, a shadow left
+# on it, the top of a round face seen beyond its footprint; measured on both benches: 99% of
+# boxes within 0.5 widths), but short of it only where part of the stick went unseen (an end
+# lost to a mat of its colour); seen whole, within a fifth of a width (99% of boxes that fell
+# short on both benches, the rest were sticks seen only in part). A stick nearer the mat's
+# outline than that, plus the outline's own doubt, is read as on or off the mat only after
+# the referee looks. 낙 is the costliest misreading either way.
+EDGE_IN = 0.5  # inside the outline: the box may reach this far past the stick
+EDGE_OUT = 0.2  # outside it: the box of a stick seen whole may stop this far short
 # a stick's region covers at least this share of its box (more than four stick-like regions:
 # ones covering less of their boxes count as that much less likely sticks)
 SOLID = 0.8
@@ -263,6 +268,20 @@ def _edge_depth(rect: F.Rect, mat: npt.NDArray[np.float32]) -> float:
     return max(cv2.pointPolygonTest(mat, (float(p[0]), float(p[1])), True) for p in pts)
 
 
+def edge_call(depth: float, reach: float, stick_width: float, doubt: tuple[float, float]) -> tuple[bool, str]:
+    """Whether a stick is surely off the mat, and what to ask the referee about it ("" if
+    nothing), from its box's ``depth`` inside the mat's outline (px, < 0 outside), how deep
+    the whole stick could ``reach`` (its box drawn out to a stick's length) and the outline's
+    ``doubt`` (inside, outside)."""
+    doubt_in, doubt_out = doubt
+    off_by = EDGE_OUT * stick_width + doubt_out
+    if 0.0 <= depth < EDGE_IN * stick_width + doubt_in:
+        return False, f"at the mat's edge ({depth:.0f} px inside its outline), check it touches the mat"
+    if depth < 0.0 and reach > -off_by:
+        return False, f"just off the mat ({-depth:.0f} px from its outline), check it does not touch the mat"
+    return reach <= -off_by, ""
+
+
 def read_image(image_bgr: npt.NDArray[np.uint8], calibration: Calibration) -> Reading:
     """Read the throw in one still (BGR, the camera's full resolution)."""
     cal = calibration
@@ -386,16 +405,13 @@ def read_image(image_bgr: npt.NDArray[np.uint8], calibration: Calibration) -> Re
                 candidate_scores = tuple(round(x, 4) for x in shares)
         marks.append(mark_share)
         depth = _edge_depth(rect, mat)
-        slack = EDGE_WIDTHS * cal.stick_width
-        doubt_in, doubt_out = cal.mat_doubt
-        surely_off |= depth <= -(slack + doubt_out)
-        if 0.0 <= depth < slack + doubt_in:
-            reasons.append(f"stick {i + 1}: at the mat's edge ({depth:.0f} px inside its outline), check it"
-                           " touches the mat")
-            conf = min(conf, 0.6)
-        elif -(slack + doubt_out) < depth < 0.0:
-            reasons.append(f"stick {i + 1}: just off the mat ({-depth:.0f} px from its outline), check it"
-                           " does not touch the mat")
+        # a box shorter than a stick may miss either end: how deep the whole stick could reach
+        reach = depth if rect.length >= cal.stick_length else _edge_depth(
+            rect._replace(length=2.0 * cal.stick_length - rect.length), mat)
+        off, edge_doubt = edge_call(depth, reach, cal.stick_width, cal.mat_doubt)
+        surely_off |= off
+        if edge_doubt:
+            reasons.append(f"stick {i + 1}: {edge_doubt}")
             conf = min(conf, 0.6)
         box = tuple((float(x) * back_scale, float(y) * back_scale) for x, y in F.rect_corners(rect))
         sticks.append(StickReading(face=face, marked=False, on_mat=depth >= 0.0,
