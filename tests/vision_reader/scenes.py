@@ -34,6 +34,7 @@ class Stick:
     mark_radius: int = 5
     mark_color: tuple[int, int, int] = (30, 30, 170)
     tint: float = 1.0  # the light on this stick alone (turned from the lamp: below 1)
+    across: float = 1.0  # the share of its width in view (standing on its edge: about half)
 
 
 def _stick_texture(face: str, marked: bool, rng: np.random.Generator, flip: bool, mark_at: int = 8,
@@ -83,8 +84,8 @@ def render(sticks: list[Stick], seed: int = 0, gain: tuple[float, float, float] 
                               mark_radius=s.mark_radius, mark_color=s.mark_color).astype(np.float64) * s.tint
         th, tw = tex.shape[:2]
         t = math.radians(s.angle)
-        a = np.array([[math.cos(t) * scale, -math.sin(t) * scale, 0.0],
-                      [math.sin(t) * scale, math.cos(t) * scale, 0.0]])
+        a = np.array([[math.cos(t) * scale, -math.sin(t) * scale * s.across, 0.0],
+                      [math.sin(t) * scale, math.cos(t) * scale * s.across, 0.0]])
         a[:, 2] = np.array([s.cx * sx, s.cy * sy]) - a[:, :2] @ np.array([tw / 2, th / 2])
         m = cv2.warpAffine(np.ones((th, tw), np.float32), a, (w, h), flags=cv2.INTER_LINEAR)
         if shadow:

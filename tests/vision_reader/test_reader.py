@@ -3,6 +3,7 @@ bad images; and accuracy over seeded batches from the product's scene generator.
 
 from __future__ import annotations
 
+import dataclasses
 from collections import Counter
 
 import cv2
@@ -148,6 +149,23 @@ def test_stick_across_the_mat_edge_is_on_the_mat(cal: Calibration) -> None:
     r = read_image(S.render(S.four("배배등등", seed=5, place=place), seed=15), cal)
     assert r.result == "개"
     assert all(s.on_mat for s in r.sticks)
+
+
+@pytest.mark.parametrize("seed", [4, 5])
+@pytest.mark.parametrize(("where", "expected", "asks"), [
+    ("on", "낙", False),  # its face does not matter: another stick is surely off the mat
+    ("alone", "개", True),  # its face decides the throw
+    ("off", "낙", True),  # 낙 would rest on a region that thin alone
+])
+def test_a_stick_on_its_edge(cal: Calibration, where: str, expected: str, asks: bool, seed: int) -> None:
+    place = [(400, 250, 20), (800, 230, 100), (420, 500, 160),
+             (850, 520, 60) if where == "alone" else (60, 400, 90)]  # the last on the floor, or not
+    sticks = S.four("배배등등", seed=seed, place=place)
+    edge = 3 if where == "off" else 0
+    sticks[edge] = dataclasses.replace(sticks[edge], across=0.3)  # its thin side up
+    r = read_image(S.render(sticks, seed=10 + seed), cal)
+    assert (r.result, r.needs_referee) == (expected, asks), r.reasons
+    assert ("a stick stands on its edge (too narrow for its length)" in r.reasons) == asks
 
 
 def test_touching_sticks_are_split(cal: Calibration) -> None:

@@ -84,6 +84,7 @@ class _Found:
     support: float  # blob pixels behind it
     merged: bool = False  # split out of a region holding several sticks
     partial: bool = False  # its region is much shorter than a stick: part of it is lost
+    narrow: bool = False  # too narrow for its length: it may stand on its edge
 
 
 def _find(mask: npt.NDArray[np.uint8], lab: F.F32, diffs: tuple[F.F32, F.F32], cal: Calibration,
@@ -128,11 +129,10 @@ def _find(mask: npt.NDArray[np.uint8], lab: F.F32, diffs: tuple[F.F32, F.F32], c
             if rect.width > 1.1 * width:
                 rect = F.peel_shadow(rect, lab, diffs[0], diffs[1], cal.segment,
                                      2.0 * cal.segment.shadow_chroma, min_width=0.95 * width)
-            if single.width < 0.62 * width and single.length > 0.7 * length:
-                reasons.append("a stick stands on its edge (too narrow for its length)")
-            elif extra > 0.3 and sum(counts) < 4:
+            narrow = single.width < 0.62 * width and single.length > 0.7 * length
+            if not narrow and extra > 0.3 and sum(counts) < 4:
                 reasons.append(f"a region of {ratio:.1f} sticks' area read as one stick")
-            found.append(_Found(rect, float(b.area), partial=single.length < 0.7 * length))
+            found.append(_Found(rect, float(b.area), partial=single.length < 0.7 * length, narrow=narrow))
             continue
         rects, explained = F.fit_rectangles(b.mask, k, length, width)
         bh, bw = b.mask.shape
@@ -410,6 +410,10 @@ def read_image(image_bgr: npt.NDArray[np.uint8], calibration: Calibration) -> Re
             rect._replace(length=2.0 * cal.stick_length - rect.length), mat)
         off, edge_doubt = edge_call(depth, reach, cal.stick_width, cal.mat_doubt)
         surely_off |= off
+        if f.narrow:
+            # its face is in doubt, which does not matter once another stick is surely off;
+            # a stick this thin off the mat may be no stick, and 낙 may rest on it alone
+            (reasons if off else face_doubts).append("a stick stands on its edge (too narrow for its length)")
         if edge_doubt:
             reasons.append(f"stick {i + 1}: {edge_doubt}")
             conf = min(conf, 0.6)
