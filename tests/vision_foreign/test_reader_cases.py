@@ -3,6 +3,8 @@ or handed to the referee (found in the held-out and independent benches)."""
 
 from __future__ import annotations
 
+import pytest
+
 from bench.held_out_scenes import run_style
 
 
@@ -67,3 +69,21 @@ def test_a_stick_across_the_middle_does_not_hide_the_mark_at_an_end() -> None:
     rec = run_foreign((11010, 10, None, False))[9]
     assert rec["truth"] == "빽도" and rec["case"] == "touching"
     assert rec["read"] == "빽도" or rec["flagged"], rec
+
+
+@pytest.mark.parametrize(("venue", "throw", "truth", "asks"), [
+    (1586, 4, "윷", False),  # eight regions, four of a stick's colour
+    (1515, 0, "개", False),  # six regions: the shade over the mat's rim in pieces
+    (1522, 4, "빽도", True),  # bark sticks nearly the mat's colour: only one stands out by it
+])
+def test_the_rims_of_a_bystanders_shade_are_not_taken_for_sticks(venue: int, throw: int, truth: str,
+                                                                   asks: bool) -> None:
+    """Held-out venues with a person's shade over the mat's rim: its pieces were stick-like
+    regions. The four kept were the likeliest by how solid they look (at 1586 one was a piece
+    of the rim off the mat: 윷 read 낙), and the throw was asked about. Regions of the empty
+    mat's colour, only darker, are kept last now, and with exactly four of a stick's colour
+    left the throw is read without asking; with fewer, it is still asked about."""
+    rec = run_style((venue, throw + 1, None, False))[throw]
+    assert rec["person_shadow"] and rec["truth"] == truth
+    assert rec["read"] == truth, rec
+    assert rec["flagged"] is asks, rec["reasons"]
