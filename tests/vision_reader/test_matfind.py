@@ -121,8 +121,9 @@ def test_band_taken_past_a_floor_seam_widens_the_doubt() -> None:
 
 def _faint_scene(seed: int, band: str, floor_light: str = "even") -> np.ndarray:
     """A straw mat inside OUTER's inner 88-90% on a mottled grey floor; the rim between is
-    the floor's colour but smooth (``band="smooth"``), a shade lighter (``"lighter"``) or
-    floor (``"none"``); the floor's light even or falling off away from the mat."""
+    the floor's colour but smooth (``band="smooth"``), a shade lighter (``"lighter"``, or
+    ``"lighter-left"``: only left of the mat's middle, as a low sun from the left shows it)
+    or floor (``"none"``); the floor's light even or falling off away from the mat."""
     rng = np.random.default_rng(seed)
     h, w = 720, 1280
     mottle = cv2.GaussianBlur(rng.normal(0, 1, (h, w)), (0, 0), 2.0)
@@ -137,6 +138,8 @@ def _faint_scene(seed: int, band: str, floor_light: str = "even") -> np.ndarray:
         img[rim] = (150, 140, 145)
     elif band == "lighter":
         img[rim] += (6, 6, 6)
+    elif band == "lighter-left":
+        img[rim & (np.mgrid[0:h, 0:w][1] < 640)] += (6, 6, 6)
     c = np.mean(OUTER, axis=0)
     inner = [(c[0] + (x - c[0]) * 0.9, c[1] + (y - c[1]) * 0.88) for x, y in OUTER]
     img[F.polygon_mask((h, w), inner) > 0] = (95, 170, 205)
@@ -144,7 +147,7 @@ def _faint_scene(seed: int, band: str, floor_light: str = "even") -> np.ndarray:
     return np.asarray(cv2.GaussianBlur(np.clip(img, 0, 255).astype(np.uint8), (0, 0), 1.0), np.uint8)
 
 
-@pytest.mark.parametrize("band", ["smooth", "lighter"])
+@pytest.mark.parametrize("band", ["smooth", "lighter", "lighter-left"])
 def test_a_rim_almost_like_the_floor_widens_the_doubt_beyond_the_outline(band: str) -> None:
     """A rim the floor test cannot tell from the floor (outline found at the straw's edge):
     a stick on it must not be called 낙 by itself, so the mat may end out at its edge."""
