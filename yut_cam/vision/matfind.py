@@ -306,8 +306,8 @@ def _faint_band(lab: F32, outline: npt.NDArray[np.float64]) -> float:
     one to the other in a step (a band's outer edge; light falling off over the floor
     turns it slowly), along at least 3 of the 4 quarters (or 2 agreeing on a narrow band's
     width: light across the mat can hide the step along the others), the band is taken to
-    end at the step. A band that faint is no certain part of the mat, so it only widens the outline's
-    doubt: a stick on it is not called 낙 without the referee."""
+    end at the step. A band that faint is no certain part of the mat, so it only widens the
+    outline's doubt: a stick on it is not called 낙 without the referee."""
     h, w = lab.shape[:2]
     inside = np.zeros((h, w), np.uint8)
     cv2.fillPoly(inside, [np.round(outline).astype(np.int32)], 1)
