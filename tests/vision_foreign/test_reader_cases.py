@@ -101,3 +101,14 @@ def test_the_face_is_read_across_the_sticks_own_width(venue: int, throw: int) ->
     rec = run_style((venue, throw + 1, None, True))[throw]
     assert rec["read"] == rec["truth"], rec
     assert not rec["flagged"], rec["reasons"]
+
+
+def test_two_boxes_split_out_on_one_place_are_a_doubt() -> None:
+    """Held-out venue 1553, throw 9: two 등 sticks lie side by side, touching. Their region was
+    split into two boxes 0.55 widths apart across and 0.1 along, one astride the seam between
+    the sticks, which read as 배 (0.20); 도 came out as 개, unasked. Two sticks side by side are
+    a width apart: boxes on one place are a split to doubt."""
+    rec = run_style((1553, 10, None, True))[9]
+    assert rec["truth"] == "도" and rec["case"] == "touching"
+    assert rec["read"] == "도" or rec["flagged"], rec
+    assert any("lie on one place" in why for why in rec["reasons"]), rec["reasons"]

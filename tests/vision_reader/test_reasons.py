@@ -31,6 +31,8 @@ CASES = [
     ("a region of 2.6 sticks' area read as one stick", "윷 2.6개 크기의 덩어리를 윷 하나로"),
     ("3 sticks merged beyond clean separation (71% of the region explained, 2.4 sticks of area)", "윷 3개가 붙어"),
     ("a region of 2.1 sticks' area with 1 stick(s)' outline", "윷 2.1개 크기의 덩어리에서 윷 1개의 모양만"),
+    ("2 touching sticks: two of the boxes they were split into lie on one place, the split is unsure",
+     "붙은 윷 2개를 나눈 칸 두 개가 한 자리에 겹칩니다"),
     ("only 3 stick(s) found", "윷을 3개만 찾았습니다"),
     ("6 stick-like regions, expected 4 (kept the 4 likeliest)", "윷 같은 것이 6개 보입니다"),
     ("reader error: image is blank (one flat colour, mean 0)", "판독 오류: image is blank"),

@@ -153,6 +153,11 @@ def _find(mask: npt.NDArray[np.uint8], lab: F.F32, diffs: tuple[F.F32, F.F32], c
             # mat, taken for shade)
             reasons.append(f"a region of {ratio:.1f} sticks' area with {k0} stick(s)' outline"
                            f" split into {k} to make four")
+        elif _doubled(rects, width):
+            # two parallel sticks side by side are a width apart; boxes on one place are a split
+            # that went wrong (one box astride the seam between them) or one stick over another
+            reasons.append(f"{k} touching sticks: two of the boxes they were split into lie on one place,"
+                           " the split is unsure")
         for r in rects:
             found.append(_Found(r.shifted(b.x, b.y), float(b.area) / k, merged=True))
     if len(found) < 4:

@@ -33,6 +33,8 @@ _KOREAN: tuple[tuple[re.Pattern[str], str], ...] = tuple((re.compile(p), k) for 
     (r"^a stick stands on its edge", "윷 하나가 옆으로 서 있는 것 같습니다"),
     (r"^a region of ([\d.]+) sticks' area read as one stick", r"윷 \1개 크기의 덩어리를 윷 하나로 읽었습니다"),
     (r"^(\d+) sticks merged beyond clean separation", r"윷 \1개가 붙어 있어 깨끗이 나누지 못했습니다"),
+    (r"^(\d+) touching sticks: two of the boxes they were split into lie on one place",
+     r"붙은 윷 \1개를 나눈 칸 두 개가 한 자리에 겹칩니다: 나눔이 확실하지 않으니 윷마다 배·등을 보세요"),
     (r"^a region of ([\d.]+) sticks' area with (\d+) stick\(s\)' outline",
      r"윷 \1개 크기의 덩어리에서 윷 \2개의 모양만 찾았습니다"),
     (r"^only (\d+) stick\(s\) found", r"윷을 \1개만 찾았습니다"),
