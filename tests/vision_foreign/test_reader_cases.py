@@ -112,3 +112,15 @@ def test_two_boxes_split_out_on_one_place_are_a_doubt() -> None:
     assert rec["truth"] == "도" and rec["case"] == "touching"
     assert rec["read"] == "도" or rec["flagged"], rec
     assert any("lie on one place" in why for why in rec["reasons"]), rec["reasons"]
+
+
+def test_a_stick_split_in_two_across_its_own_middle_to_make_four_is_a_doubt() -> None:
+    """Held-out venue 2557, throw 3 (낙): the fourth stick lay off the mat, unseen, and the
+    region of one lacquered stick (one stick's outline, half again its area) was split in two
+    to make four: two boxes crossing at its middle, 21° apart. Two boxes on one place were
+    doubted only when they lay the same way, and 낙 came out as 걸, unasked. Sticks crossing
+    at their middles that far apart would not have one stick's outline."""
+    rec = run_style((2557, 4, None, True))[3]
+    assert rec["truth"] == "낙"
+    assert rec["read"] == "낙" or rec["flagged"], rec
+    assert any("split into 2 to make four" in why for why in rec["reasons"]), rec["reasons"]

@@ -147,10 +147,11 @@ def _find(mask: npt.NDArray[np.uint8], lab: F.F32, diffs: tuple[F.F32, F.F32], c
         if explained < 0.88 or ratio - k > 0.45 or ratio < k - 0.75:
             reasons.append(f"{k} sticks merged beyond clean separation "
                            f"({explained:.0%} of the region explained, {ratio:.1f} sticks of area)")
-        elif k > k0 and _doubled(rects, width):
-            # only the count of four split it, into two boxes on one place: the region may as
-            # well be one stick with its shadow, and the missing stick lost elsewhere (off the
-            # mat, taken for shade)
+        elif k > k0 and _doubled(rects, width, 90.0):
+            # only the count of four split it, into two boxes on one place (at any angle: two
+            # sticks crossing at their middles would have an outline wider than one stick's):
+            # the region may as well be one stick with its shadow, and the missing stick lost
+            # elsewhere (off the mat, taken for shade)
             reasons.append(f"a region of {ratio:.1f} sticks' area with {k0} stick(s)' outline"
                            f" split into {k} to make four")
         elif _doubled(rects, width):
@@ -202,12 +203,13 @@ def _shade_like(mask: npt.NDArray[np.uint8], d_chroma: F.F32, rect: F.Rect, cal:
     return bool(px.any()) and float(np.median(d_chroma[px])) < SHADE_TINT * cal.segment.shadow_chroma
 
 
-def _doubled(rects: list[F.Rect], width: float) -> bool:
-    """Whether two of ``rects`` lie on one place (centres within 0.6 widths, the same way)."""
+def _doubled(rects: list[F.Rect], width: float, turn_limit: float = 15.0) -> bool:
+    """Whether two of ``rects`` lie on one place (centres within 0.6 widths, turned less than
+    ``turn_limit`` degrees from each other)."""
     for i, a in enumerate(rects):
         for b in rects[i + 1:]:
             turn = abs((a.angle - b.angle + 90.0) % 180.0 - 90.0)
-            if math.hypot(a.cx - b.cx, a.cy - b.cy) < 0.6 * width and turn < 15.0:
+            if math.hypot(a.cx - b.cx, a.cy - b.cy) < 0.6 * width and turn < turn_limit:
                 return True
     return False
 
