@@ -16,11 +16,13 @@ def _throw(i: int) -> dict[str, Any]:
     return _accuracy_one((5, i, CASES[i % len(CASES)], None))
 
 
-@pytest.mark.parametrize("i", [69, 493])
+@pytest.mark.parametrize("i", [493])
 def test_a_crossing_sticks_shadow_on_half_a_flat_stick_is_not_a_doubt(i: int) -> None:
     """One half of a 배 stick lies in the shadow of the stick across it: darker, so it scored
-    like 등 (0.72 and 0.79), yet it looks like neither face. The throw was handed to the
-    referee for that alone; it reads right by itself."""
+    like 등 (0.79), yet it looks like neither face. The throw was handed to the referee for
+    that alone; it reads right by itself. (Throw 69 was a second case until session 10: with
+    the faces learned on the band they are read on, its shaded half scores 0.66 and lies
+    within the 등 face's spread, so its two halves are asked about.)"""
     rec = _throw(i)
     assert rec["case"] == "touching" and rec["read"] == rec["truth"], rec
     assert not rec["flagged"], rec["reasons"]

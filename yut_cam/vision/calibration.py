@@ -225,10 +225,12 @@ def calibrate(empty: npt.NDArray[np.uint8], belly: npt.NDArray[np.uint8], back: 
     belly_rects = grown
     belly_patches = [_patch(belly, r.scaled(1 / scale), F.light_at(field, belly_gain, r.cx, r.cy, work_size))
                      for r in belly_rects]
-    back_patches = [_patch(back, r.scaled(1 / scale), F.light_at(field, back_gain, r.cx, r.cy, work_size))
-                    for r in back_rects]
-    faces = _face_model([F.face_features(p) for p in belly_patches],
-                        [F.face_features(p) for p in back_patches])
+    # the faces as the reader reads them: on a band of the stick's own width along each box
+    faces = _face_model(
+        [F.face_features(_patch(belly, r.scaled(1 / scale)._replace(width=width),
+                                F.light_at(field, belly_gain, r.cx, r.cy, work_size))) for r in belly_rects],
+        [F.face_features(_patch(back, r.scaled(1 / scale)._replace(width=width),
+                                F.light_at(field, back_gain, r.cx, r.cy, work_size))) for r in back_rects])
     faces = dataclasses.replace(faces, saturated=(
         max(F.saturated_fraction(F.stick_patch(belly, F.inner(r.scaled(1 / scale)), PATCH_SIZE)) for r in belly_rects),
         max(F.saturated_fraction(F.stick_patch(back, F.inner(r.scaled(1 / scale)), PATCH_SIZE)) for r in back_rects)))
