@@ -223,14 +223,16 @@ def calibrate(empty: npt.NDArray[np.uint8], belly: npt.NDArray[np.uint8], back: 
                 others |= F.rect_mask(fg.shape, o)
         grown.append(F.to_full_length(r, length * scale, fg, others) or r)
     belly_rects = grown
-    belly_patches = [_patch(belly, r.scaled(1 / scale), F.light_at(field, belly_gain, r.cx, r.cy, work_size))
-                     for r in belly_rects]
+    def cut(image: npt.NDArray[np.uint8], r: F.Rect, gain: F.F32, across: float | None = None) -> npt.NDArray[np.uint8]:
+        # a stick's patch in the calibration light; with ``across``, that width (full px) of it
+        box = r.scaled(1 / scale)
+        return _patch(image, box if across is None else box._replace(width=across),
+                      F.light_at(field, gain, r.cx, r.cy, work_size))
+
+    belly_patches = [cut(belly, r, belly_gain) for r in belly_rects]
     # the faces as the reader reads them: on a band of the stick's own width along each box
-    faces = _face_model(
-        [F.face_features(_patch(belly, r.scaled(1 / scale)._replace(width=width),
-                                F.light_at(field, belly_gain, r.cx, r.cy, work_size))) for r in belly_rects],
-        [F.face_features(_patch(back, r.scaled(1 / scale)._replace(width=width),
-                                F.light_at(field, back_gain, r.cx, r.cy, work_size))) for r in back_rects])
+    faces = _face_model([F.face_features(cut(belly, r, belly_gain, width)) for r in belly_rects],
+                        [F.face_features(cut(back, r, back_gain, width)) for r in back_rects])
     faces = dataclasses.replace(faces, saturated=(
         max(F.saturated_fraction(F.stick_patch(belly, F.inner(r.scaled(1 / scale)), PATCH_SIZE)) for r in belly_rects),
         max(F.saturated_fraction(F.stick_patch(back, F.inner(r.scaled(1 / scale)), PATCH_SIZE)) for r in back_rects)))
