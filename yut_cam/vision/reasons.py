@@ -36,7 +36,7 @@ _KOREAN: tuple[tuple[re.Pattern[str], str], ...] = tuple((re.compile(p), k) for 
     (r"^(\d+) touching sticks: two of the boxes they were split into lie on one place",
      r"붙은 윷 \1개를 나눈 칸 두 개가 한 자리에 겹칩니다: 나눔이 확실하지 않으니 윷마다 배·등을 보세요"),
     (r"^a region of ([\d.]+) sticks' area with (\d+) stick\(s\)' outline",
-     r"윷 \1개 크기의 덩어리에서 윷 \2개의 모양만 찾았습니다"),
+     r"윷 \1개 크기의 덩어리에서 윷 \2개의 모양만 찾았습니다: 윷 하나가 멍석 밖이나 그림자 속에 있는지 보세요"),
     (r"^only (\d+) stick\(s\) found", r"윷을 \1개만 찾았습니다"),
     (r"^(\d+) stick-like regions, expected 4",
      r"윷 같은 것이 \1개 보입니다 (가장 윷다운 4개로 읽음): 그림자나 물건이 멍석 위에 있는지 보세요"),
