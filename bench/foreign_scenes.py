@@ -644,7 +644,12 @@ def read_throw(rec: dict[str, Any], image: U8, cal: Any, dump: str | None, learn
     try:
         r = read_image(image, cal)
         rec.update(read=r.result, flagged=r.needs_referee, reasons=tuple(r.reasons),
-                   read_faces="".join(s.face for s in r.sticks), marked=[s.marked for s in r.sticks])
+                   read_faces="".join(s.face for s in r.sticks), marked=[s.marked for s in r.sticks],
+                   scores=[None if s.score is None else round(s.score, 4) for s in r.sticks],
+                   fit_error=round(cal.faces.fit_error, 4),
+                   read_sticks=[(st.face, None if st.score is None else round(st.score, 4),
+                                 round(sum(x for x, _ in st.box) / 4), round(sum(y for _, y in st.box) / 4))
+                                for st in r.sticks])
         if learn:  # the referee confirms, after the reading was scored
             cal = learn_from(cal, r, rec["truth"])
     except VisionError as exc:

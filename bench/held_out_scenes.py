@@ -282,10 +282,18 @@ def run_style(args: Job) -> list[dict[str, Any]]:
                                "faces": truth.faces, "cal_mode": cal_mode, "cal_error": cal_error,
                                "mat_cover": cover, "mat_excess": excess, "band": style.band > 0,
                                "look": style.describe(), "lean": any(p.leaning_on >= 0 for p in poses), "person_shadow": people,
-                               "cal_first": first_mode, "retake": retake}
+                               "cal_first": first_mode, "retake": retake,
+                               "true_sticks": _true_sticks(style, poses)}
         rec, cal = read_throw(rec, image, cal, dump, learn)
         out.append(rec)
     return out
+
+
+def _true_sticks(style: Style, poses: list[Pose]) -> list[tuple[str, int, int]]:
+    """Each stick's true face and the image position of its centre (px), for matching readings."""
+    uv = style.cam.project(np.array([p.center for p in poses], np.float64))
+    return [("배" if p.belly_up else "등", int(round(float(u))), int(round(float(v))))
+            for p, (u, v) in zip(poses, uv[:, :2])]
 
 
 def collect(n_styles: int, throws: int, seed: int, dump: str | None = None, workers: int = 2,

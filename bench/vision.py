@@ -181,7 +181,11 @@ def _read_one(i: int, case: str, style: Any, rng: np.random.Generator, cal: Any,
         return out, None, truth.result
     r = reading.to_dict()
     out.update(truth=truth.result, read=r["result"], flagged=bool(r["needs_referee"]),
-               reasons=r.get("reasons", []), cal_mark=cal.mark is not None)
+               reasons=r.get("reasons", []), cal_mark=cal.mark is not None, fit_error=round(cal.faces.fit_error, 4),
+               true_sticks=[(t.face, round(t.center[0]), round(t.center[1])) for t in truth.sticks],
+               read_sticks=[(st.face, None if st.score is None else round(st.score, 4),
+                             round(sum(x for x, _ in st.box) / 4), round(sum(y for _, y in st.box) / 4))
+                            for st in reading.sticks])
     if dump and not out["flagged"] and out["read"] != out["truth"]:
         d = Path(dump)
         d.mkdir(parents=True, exist_ok=True)
@@ -192,7 +196,7 @@ def _read_one(i: int, case: str, style: Any, rng: np.random.Generator, cal: Any,
 
 
 def bench_accuracy(seed: int, n: int, workers: int, dump: str | None, match: int = 1,
-                   teach: bool = True) -> list[str]:
+                   teach: bool = True, json_path: str | None = None) -> list[str]:
     from yut_cam.vision.facemodel import MIN_DIRECTION
     from yut_cam.vision.synth import CASES
 
@@ -204,6 +208,8 @@ def bench_accuracy(seed: int, n: int, workers: int, dump: str | None, match: int
             venues = pool.map(_venue, [(seed, v, match, dump, teach) for v in range(-(-n // match))], chunksize=1)
             res = [r for rs in venues for r in rs][:n]
     took = time.perf_counter() - t0
+    if json_path:
+        Path(json_path).write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in res), encoding="utf-8")
     where = "a venue each" if match <= 1 else \
         f"{match} a venue, {'learning from each confirmed throw' if teach else 'not learning'}"
     lines = [f"(d) accuracy over {n} generated throws at 1280x720, {where} ({took:.0f} s, {workers} workers)",
@@ -263,6 +269,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--match", type=int, default=1,
                    help="throws per venue for (d), read in turn and learned from (default 1: a venue each)")
     p.add_argument("--no-learn", action="store_true", help="with --match: read every throw with the calibration alone")
+    p.add_argument("--json", default=None, help="also write every throw's record of (d) (JSON lines) here")
     a = p.parse_args(argv)
     lines = [f"bench.vision  seed {a.seed}  ({os.cpu_count()} cores, shared: timings are pessimistic)"]
     read_s = None
@@ -279,7 +286,7 @@ def main(argv: list[str] | None = None) -> int:
         except ImportError as exc:
             lines.append(f"(d) accuracy                      n/a (reader not importable: {exc})")
         else:
-            lines += bench_accuracy(a.seed, a.n, a.workers, a.dump, a.match, not a.no_learn)
+            lines += bench_accuracy(a.seed, a.n, a.workers, a.dump, a.match, not a.no_learn, a.json)
     print("\n".join(lines))
     return 0
 

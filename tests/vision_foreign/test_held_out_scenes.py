@@ -17,7 +17,7 @@ import pytest
 
 from bench.held_out_geometry import Pose, flat_pose, gap, intersect, mat_sdf, tilted, top_height
 from bench.held_out_place import CASES, MARGIN, Thrower, truth_of
-from bench.held_out_scenes import HALF, Style, calibration_images
+from bench.held_out_scenes import HALF, Style, _true_sticks, calibration_images
 
 SEEDS = (11, 12, 13, 14, 15, 16)
 
@@ -123,6 +123,18 @@ def test_off_mat_stick_is_drawn_outside_the_mat_in_the_picture() -> None:
         a = empty[uv[1] - 2:uv[1] + 3, uv[0] - 2:uv[0] + 3].astype(float)
         b = img[uv[1] - 2:uv[1] + 3, uv[0] - 2:uv[0] + 3].astype(float)
         assert np.abs(a - b).mean() > 8.0
+
+
+def test_true_stick_positions_lie_on_the_sticks_drawn() -> None:
+    # the records' per-stick truth (face, centre in px) that readings are matched to
+    style = _small_style(70)
+    poses, truth = style.thrower.throw(np.random.default_rng(4), "clean")
+    img = style.render(poses, np.random.default_rng(2))
+    empty = style.render([], np.random.default_rng(2))
+    sticks = _true_sticks(style, poses)
+    assert "".join(face for face, _, _ in sticks) == truth.faces
+    for _, u, v in sticks:
+        assert np.abs(img[v - 1:v + 2, u - 1:u + 2].astype(float) - empty[v - 1:v + 2, u - 1:u + 2]).mean() > 8.0
 
 
 def test_calibration_triplet_is_seeded_and_well_formed() -> None:
