@@ -643,7 +643,7 @@ def read_throw(rec: dict[str, Any], image: U8, cal: Any, dump: str | None, learn
     rec["learned"] = sum(map(len, cal.faces.learned))  # confirmed sticks the reading had learned from
     try:
         r = read_image(image, cal)
-        rec.update(read=r.result, flagged=r.needs_referee, reasons=tuple(r.reasons),
+        rec.update(read=r.result, flagged=r.needs_referee, reasons=tuple(r.reasons), alternatives=list(r.alternatives),
                    read_faces="".join(s.face for s in r.sticks), marked=[s.marked for s in r.sticks],
                    scores=[None if s.score is None else round(s.score, 4) for s in r.sticks],
                    fit_error=round(cal.faces.fit_error, 4),
@@ -734,6 +734,7 @@ def report(records: list[dict[str, Any]]) -> list[str]:
         leaks = [f"{r['style']}(+{r['mat_excess']:.2f})" for r in styles.values()
                  if r["cal_mode"] == "auto" and r["mat_excess"] > 0.03]
         lines.append(f"mat found spills onto the floor by > 3% of the mat's area: {', '.join(leaks) or 'none'}")
+    lines.append(choices_line(records))
     errs = Counter(_generic(r["cal_error"]) for r in styles.values() if r["cal_error"])
     for e, n in errs.most_common(8):
         lines.append(f"  {n}x {e}")
@@ -757,6 +758,19 @@ def report(records: list[dict[str, Any]]) -> list[str]:
         if reasons[case]:
             lines.append(f"flag reasons {case}: " + "; ".join(f"{k} x{n}" for k, n in reasons[case].most_common(4)))
     return lines
+
+
+def choices_line(records: list[dict[str, Any]]) -> str:
+    """How far the flagged throws were narrowed down for the referee: the share given a few
+    alternatives, and how often the truth was the reading or one of them."""
+    flagged = [r for r in records if r.get("flagged") and r.get("read") not in (None, "error")]
+    narrowed = [r for r in flagged if r.get("alternatives")]
+    among = sum(r["truth"] == r["read"] or r["truth"] in r["alternatives"] for r in narrowed)
+    sizes = Counter(1 + len(r["alternatives"]) for r in narrowed)
+    return (f"flagged throws narrowed to a few results for the referee: {len(narrowed)} of {len(flagged)}"
+            f" ({100.0 * len(narrowed) / max(1, len(flagged)):.1f}%; "
+            + ", ".join(f"{k} results {n}" for k, n in sorted(sizes.items()))
+            + f"); the truth among them in {among} ({100.0 * among / max(1, len(narrowed)):.1f}%)")
 
 
 def run_cli(argv: list[str] | None, doc: str | None,

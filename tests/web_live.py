@@ -143,12 +143,14 @@ class LiveServer:
         return body
 
     def inject_reading(self, match_id: int, result: str = "개", confidence: float = 0.97,
-                       reasons: tuple[str, ...] = ()) -> Any:
-        """A camera reading as the camera loop publishes it; with ``reasons`` it needs the referee."""
+                       reasons: tuple[str, ...] = (), alternatives: tuple[str, ...] = ()) -> Any:
+        """A camera reading as the camera loop publishes it; with ``reasons`` it needs the
+        referee, and ``alternatives`` are what else it may be."""
         ref = self.referee()
         status, body = ref.post(f"/api/matches/{match_id}/reading",
                                 {"result": result, "confidence": confidence,
-                                 "needs_referee": bool(reasons), "reasons": list(reasons)})
+                                 "needs_referee": bool(reasons), "reasons": list(reasons),
+                                 "alternatives": list(alternatives)})
         if status != 200:
             raise HttpError(status, body, "inject reading")
         return body

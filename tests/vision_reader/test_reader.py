@@ -64,6 +64,8 @@ def test_without_a_learned_mark_one_stick_up_goes_to_the_referee(
     assert r.result == expected
     assert r.needs_referee == asks, r.reasons
     assert any("빽도 mark not learned at calibration" in why for why in r.reasons) == asks
+    # the console offers the other reading of the one 배 stick beside the camera's
+    assert r.alternatives == (("빽도",) if asks else ())
 
 
 @pytest.mark.parametrize("seed", [0, 1, 2])

@@ -181,6 +181,21 @@ def test_a_doubtful_reading_tells_the_referee_why_in_korean(client: FlaskClient,
     assert client.get(f"/api/matches/{match_id}").json["reading"]["reasons"] == why  # unchanged
 
 
+def test_a_doubtful_reading_offers_what_else_it_may_be(client: FlaskClient, referee: Referee,
+                                                       match_id: int) -> None:
+    why = ["stick 2: face unsure (margin 0.12)", "stick 4: at the mat's edge (3 px inside its outline),"
+           " check it touches the mat"]
+    referee.post(f"/api/matches/{match_id}/reading", {"result": "개", "needs_referee": True, "reasons": why,
+                                                      "alternatives": ["걸", "낙"]})
+    assert client.get(f"/api/matches/{match_id}").json["reading"]["alternatives"] == ["걸", "낙"]
+    for bad in ("걸", ["개"], ["빽"], [2]):
+        resp = referee.post(f"/api/matches/{match_id}/reading", {"result": "개", "alternatives": bad})
+        assert resp.status_code == 400 and "alternatives" in resp.json["error"]
+    assert client.get(f"/api/matches/{match_id}").json["reading"]["alternatives"] == ["걸", "낙"]  # unchanged
+    referee.post(f"/api/matches/{match_id}/reading", {"result": "윷"})
+    assert client.get(f"/api/matches/{match_id}").json["reading"]["alternatives"] == []
+
+
 def test_reading_confirm_and_capture(client: FlaskClient, referee: Referee, match_id: int) -> None:
     reading = referee.post(f"/api/matches/{match_id}/reading", {"result": "윷", "confidence": 0.91}).json
     assert reading["n"] == 1 and reading["image"] == f"/api/matches/{match_id}/captures/1/annotated.jpg"

@@ -135,11 +135,18 @@ def test_camera_reading_is_confirmed_or_corrected_with_one_tap(
     ref.click('.yut-board .target[data-to="걸"]')
     board_page.wait_for_selector('.yut-board .piece.team0[data-at="걸"]')
     server.inject_reading(match_id, result="개", confidence=0.6,
-                          reasons=("stick 3: just off the mat (5 px from its outline), check it does not touch the mat",))
+                          reasons=("stick 3: just off the mat (5 px from its outline), check it does not touch the mat",
+                                   "stick 1: face unsure (margin 0.12)"), alternatives=("낙", "걸"))
     ref.wait_for_selector("#r-confirm:not([hidden])")
     assert ref.locator("#r-why li").all_inner_texts() == [
-        "3번 윷이 멍석 바로 밖에 있습니다: 멍석에 닿았는지 보세요 (닿았으면 낙이 아님)"]
+        "3번 윷이 멍석 바로 밖에 있습니다: 멍석에 닿았는지 보세요 (닿았으면 낙이 아님)",
+        "1번 윷의 배·등이 확실하지 않습니다"]
+    assert "카메라 판독: 개 (또는 낙·걸)" in ref.inner_text("#r-caption")
     assert "심판 확인 필요" in ref.inner_text("#r-caption")
+    # what else it may be is marked among the results, the reading itself as before
+    assert ref.locator("#results .result.camera-maybe").evaluate_all("bs => bs.map(b => b.dataset.result)") == ["걸", "낙"]
+    assert ref.locator("#results .result.camera-says").evaluate_all("bs => bs.map(b => b.dataset.result)") == ["개"]
+    assert ref.inner_text("#r-note").startswith("개 또는 낙 또는 걸:")
     ref.click('#results .result[data-result="모"]')
     ref.wait_for_selector("#r-why", state="hidden")
     board_page.wait_for_function("[...document.querySelectorAll('#pending .chip')].map(c => c.textContent).join() === '모'")

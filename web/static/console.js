@@ -159,6 +159,10 @@ function throwPhase() {
   return state.status !== "finished" && state.phase !== "over" && (state.phase === "throw" || !!state.match?.throwoff);
 }
 
+function readingAlternatives(reading) {
+  return reading && reading.needs_referee && Array.isArray(reading.alternatives) ? reading.alternatives : [];
+}
+
 function renderReading() {
   const reading = state.reading;
   const img = $("r-img");
@@ -180,7 +184,9 @@ function renderReading() {
   card.classList.toggle("needs-referee", !!reading?.needs_referee);
   if (reading) {
     const pct = Math.round((reading.confidence ?? 0) * 100);
-    $("r-caption").textContent = `카메라 판독: ${reading.result} · 확신 ${pct}%` + (reading.needs_referee ? " · 심판 확인 필요" : "");
+    const alts = readingAlternatives(reading);
+    $("r-caption").textContent = `카메라 판독: ${reading.result}` + (alts.length ? ` (또는 ${alts.join("·")})` : "") +
+      ` · 확신 ${pct}%` + (reading.needs_referee ? " · 심판 확인 필요" : "");
     confirm.textContent = `✔ ${reading.result} 확인`;
     confirm.dataset.result = reading.result;
     confirm.hidden = false;
@@ -189,7 +195,10 @@ function renderReading() {
     $("r-why").replaceChildren(...why.map((text) => h("li", {}, text)));
     $("r-why").hidden = !why.length;
     $("r-dismiss").hidden = false;
-    $("r-note").textContent = "다르면 아래에서 맞는 결과를 한 번 누르세요";
+    // what else the throw may be: the referee looks at the sticks named above and taps one
+    $("r-note").textContent = alts.length
+      ? `${[reading.result, ...alts].join(" 또는 ")}: 위 윷을 보고 아래에서 맞는 결과를 한 번 누르세요`
+      : "다르면 아래에서 맞는 결과를 한 번 누르세요";
   } else {
     $("r-caption").textContent = src ? "마지막 던지기 사진 · 새 판독 없음" : "카메라 판독 없음";
     confirm.hidden = true;
@@ -201,6 +210,7 @@ function renderReading() {
   document.querySelectorAll("#results .result").forEach((b) => {
     b.disabled = !enabled;
     b.classList.toggle("camera-says", !!reading && b.dataset.result === reading.result);
+    b.classList.toggle("camera-maybe", readingAlternatives(reading).includes(b.dataset.result));
   });
 }
 

@@ -180,7 +180,9 @@ function showCapture(k) {
   const info = R.data.captures[String(n)] || null;
   fig.classList.toggle("stale", !found.own);
   $("capture-caption").textContent =
-    `${found.own ? "" : "마지막 "}던지기 #${n} · ${found.step.text}` + (info && info.reading ? ` · 판독 ${info.reading.result}` : "");
+    `${found.own ? "" : "마지막 "}던지기 #${n} · ${found.step.text}` + (info && info.reading ? ` · 판독 ${info.reading.result}` : "") +
+    (info && info.reading && info.reading.needs_referee && (info.reading.alternatives || []).length
+      ? ` (또는 ${info.reading.alternatives.join("·")})` : "");
   // why the camera asked the referee about this throw (stick numbers as on the pictures)
   const reading = info && info.reading;
   const why = reading && reading.needs_referee ? (reading.reasons_ko || []) : [];

@@ -30,6 +30,7 @@ import numpy as np
 import numpy.typing as npt
 
 from yut_cam.vision import functional as F
+from yut_cam.vision.alternatives import Doubts, alternatives
 from yut_cam.vision.calibration import PATCH_SIZE, Calibration, bridge_pieces, check_image, prepare
 from yut_cam.vision.calmodel import MarkModel
 from yut_cam.vision.errors import ImageError
@@ -338,6 +339,7 @@ def read_image(image_bgr: npt.NDArray[np.uint8], calibration: Calibration) -> Re
     mask = mask | _orphan_shade(mask, differs, cal, radius)
     lab = cv2.cvtColor(work, cv2.COLOR_BGR2LAB).astype(np.float32)
     found = _find(mask, lab, (d_lum, d_chroma), cal, reasons)
+    whole_doubt = bool(reasons)  # which regions are the four sticks is in doubt
 
     mat = np.asarray(cal.mat_polygon, np.float32).reshape(-1, 1, 2)
     mark_model = cal.mark
@@ -347,6 +349,9 @@ def read_image(image_bgr: npt.NDArray[np.uint8], calibration: Calibration) -> Re
     ends_seen: list[float] = []  # per stick, the visible share of its less visible end
     field = F.illumination(cal.background, on_mat)
     face_doubts: list[str] = []  # doubts that do not matter once a stick is surely off the mat
+    open_faces: set[int] = set()  # sticks whose face may be the other one
+    open_edges: set[int] = set()  # sticks that may lie on or off the mat the other way
+    margins: list[float] = []
     surely_off = False
     for i, f in enumerate(found):
         rect = f.rect.scaled(1.0 / s)
@@ -379,6 +384,8 @@ def read_image(image_bgr: npt.NDArray[np.uint8], calibration: Calibration) -> Re
         score = cal.faces.score(features)
         face: Face = "등" if score > 0.5 else "배"
         margin = min(1.0, abs(score - 0.5) * 2.0)
+        margins.append(margin)
+        doubts_before = len(face_doubts)
         novelty = cal.faces.novelty(features, face == "등")
         if novelty > NOVELTY:
             face_doubts.append(f"stick {i + 1}: looks like neither face ({novelty:.1f} spreads from {face})")
@@ -414,6 +421,8 @@ def read_image(image_bgr: npt.NDArray[np.uint8], calibration: Calibration) -> Re
         if glare:
             conf = min(conf, 0.5)
             face_doubts.append(f"stick {i + 1}: glare over the stick")
+        if len(face_doubts) > doubts_before:
+            open_faces.add(i)
         # a stick seen whole, apart from the others and like a face can teach the face model
         # once the referee confirms the throw (yut_cam.vision.learning)
         teaches = not (f.merged or f.partial or glare) and visible >= 0.95 and novelty <= NOVELTY
@@ -445,8 +454,11 @@ def read_image(image_bgr: npt.NDArray[np.uint8], calibration: Calibration) -> Re
             # its face is in doubt, which does not matter once another stick is surely off;
             # a stick this thin off the mat may be no stick, and 낙 may rest on it alone
             (reasons if off else face_doubts).append("a stick stands on its edge (too narrow for its length)")
+            whole_doubt |= off
+            open_faces.add(i)
         if edge_doubt:
             reasons.append(f"stick {i + 1}: {edge_doubt}")
+            open_edges.add(i)
             conf = min(conf, 0.6)
         box = tuple((float(x) * back_scale, float(y) * back_scale) for x, y in F.rect_corners(rect))
         sticks.append(StickReading(face=face, marked=False, on_mat=depth >= 0.0,
@@ -458,6 +470,7 @@ def read_image(image_bgr: npt.NDArray[np.uint8], calibration: Calibration) -> Re
         best = int(np.argmax(marks))
         sticks[best] = dataclasses.replace(sticks[best], marked=True)
     bellies = [i for i, st in enumerate(sticks) if st.face == "배"]
+    doubts_before = len(face_doubts)
     if len(bellies) == 1 and mark_model is None:
         why = "no longer read here (the referee corrected it)" if cal.mark_distrusted else "not learned at calibration"
         face_doubts.append(f"빽도 mark {why}: is stick {bellies[0] + 1} (배 up) the marked stick? (빽도 or 도)")
@@ -474,14 +487,20 @@ def read_image(image_bgr: npt.NDArray[np.uint8], calibration: Calibration) -> Re
         elif share <= lo * thr and box_shares[bellies[0]] < MARK_BOX_SHARE:
             face_doubts.append(f"빽도 mark may be missed: stick {bellies[0] + 1} was read on"
                                f" {box_shares[bellies[0]]:.0%} of a stick's length")
+    open_mark = len(face_doubts) > doubts_before
     if not surely_off:
         reasons.extend(face_doubts)
     result = result_of(sticks)
     confidence = min([st.confidence for st in sticks] + [1.0])
     if reasons:
         confidence = min(confidence, 0.6)
+    # what else the throw may be, for the referee to choose among (none when a stick is
+    # surely off the mat: the faces and the mark no longer matter)
+    doubts = Doubts(frozenset(() if surely_off else open_faces), frozenset(open_edges),
+                    open_mark and not surely_off, whole_doubt)
+    maybe = alternatives(sticks, result, doubts, margins) if reasons else ()
     return Reading(result=result, confidence=round(float(confidence), 3), needs_referee=bool(reasons),
-                   sticks=tuple(sticks), reasons=tuple(reasons))
+                   sticks=tuple(sticks), reasons=tuple(reasons), alternatives=maybe)
 
 
 def _read_marks(image: npt.NDArray[np.uint8], rect: F.Rect, across: float, light: npt.NDArray[np.float32],

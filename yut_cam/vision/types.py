@@ -75,7 +75,8 @@ class Reading:
     """What the camera read from one still.
 
     ``needs_referee`` is True whenever the reader is not sure; ``reasons`` says why
-    (short English phrases, one per doubt).
+    (short English phrases, one per doubt) and ``alternatives`` what else the throw may be
+    (:mod:`yut_cam.vision.alternatives`; empty when the reader cannot narrow it down).
     """
 
     result: Result
@@ -83,10 +84,17 @@ class Reading:
     needs_referee: bool
     sticks: tuple[StickReading, ...] = ()
     reasons: tuple[str, ...] = field(default=())
+    alternatives: tuple[Result, ...] = field(default=())
 
     def __post_init__(self) -> None:
         if self.result not in RESULTS:
             raise ValueError(f"result must be one of {' '.join(RESULTS)}, not {self.result!r}")
+        if any(r not in RESULTS or r == self.result for r in self.alternatives) \
+                or len(set(self.alternatives)) != len(self.alternatives):
+            raise ValueError(f"alternatives must be other results than {self.result!r}, each once,"
+                             f" not {self.alternatives!r}")
+        if self.alternatives and not self.needs_referee:
+            raise ValueError("a reading with alternatives needs the referee")
         if not 0.0 <= self.confidence <= 1.0:
             raise ValueError(f"confidence must be within 0..1, not {self.confidence!r}")
 
@@ -97,6 +105,7 @@ class Reading:
             "needs_referee": self.needs_referee,
             "sticks": [s.to_dict() for s in self.sticks],
             "reasons": list(self.reasons),
+            "alternatives": list(self.alternatives),
         }
 
     def to_json(self) -> str:

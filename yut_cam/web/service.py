@@ -47,6 +47,7 @@ from yut_cam.store import (
     UnknownMatchError,
 )
 from yut_cam.vision.reasons import korean
+from yut_cam.vision.types import RESULTS
 from yut_cam.web import views
 from yut_cam.web.clock import MatchClock, stamp
 from yut_cam.web.errors import BadRequestError, ConflictError, IllegalError, NotFoundError
@@ -473,6 +474,11 @@ class MatchService:
         reasons = reading.get("reasons", [])
         if not isinstance(reasons, list) or not all(isinstance(why, str) for why in reasons):
             raise BadRequestError(f'"reasons" must be a list of strings, not {reasons!r}')
+        alternatives = reading.get("alternatives", [])
+        if not isinstance(alternatives, list) or not all(isinstance(r, str) and r in RESULTS and r != result
+                                                         for r in alternatives):
+            raise BadRequestError(f'"alternatives" must be a list of other results ({" ".join(RESULTS)}),'
+                                  f' not {alternatives!r}')
         out = {
             "n": n,
             "result": result,
@@ -481,6 +487,7 @@ class MatchService:
             "sticks": list(reading.get("sticks", [])),
             "reasons": list(reasons),
             "reasons_ko": [korean(why) for why in reasons],  # what the referee should look at
+            "alternatives": list(dict.fromkeys(alternatives)),  # what else it may be, likeliest first
             "image": self._image_url(match_id, n),
         }
         try:
