@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import math
 
+import cv2
 import numpy as np
+import numpy.typing as npt
 import pytest
 
 from yut_cam.vision import functional as F
@@ -211,6 +213,37 @@ def test_end_profile_counts_only_what_differs_from_the_mat() -> None:
 def test_relative_mark(now: tuple[float, float, float], expected: tuple[float, float, float]) -> None:
     mark, then = np.array([120.0, 160.0, 140.0]), np.array([180.0, 140.0, 150.0])
     assert F.relative_mark(mark, then, np.array(now)) == pytest.approx(np.array(expected))
+
+
+def _lab_of_linear(bgr: tuple[float, float, float]) -> npt.NDArray[np.float64]:
+    """The OpenCV Lab colour (8-bit scale) of a linear-light BGR colour."""
+    c = np.asarray(bgr, np.float32).reshape(1, 1, 3)
+    srgb = np.where(c <= 0.0031308, c * 12.92, 1.055 * c ** (1.0 / 2.4) - 0.055)
+    return cv2.cvtColor(np.uint8(np.round(srgb * 255)), cv2.COLOR_BGR2LAB).reshape(3).astype(np.float64)
+
+
+@pytest.mark.parametrize(("gain", "sheen"), [(1.0, 0.1), (0.6, 0.35), (1.2, 0.05)])
+def test_sheen_mark_fades_the_mark_as_the_body(gain: float, sheen: float) -> None:
+    # a tan body and a red mark, in linear light; the glossy stick catches a sheen
+    body, mark = (0.20, 0.35, 0.50), (0.05, 0.05, 0.40)
+    now = tuple(gain * c + sheen for c in body)
+    got = F.sheen_mark(_lab_of_linear(mark), _lab_of_linear(body), _lab_of_linear(now))  # type: ignore[arg-type]
+    assert got is not None
+    assert np.abs(got - _lab_of_linear(tuple(gain * c + sheen for c in mark))).max() <= 3.0  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("now", [
+    (0.14, 0.245, 0.35),  # only darker (a shade): no sheen, relative_mark's case
+    (0.35, 0.30, 0.45),  # tinted (blue up, green down): no gain and sheen explain it
+])
+def test_sheen_mark_is_none_without_a_sheen(now: tuple[float, float, float]) -> None:
+    body, mark = (0.20, 0.35, 0.50), (0.05, 0.05, 0.40)
+    assert F.sheen_mark(_lab_of_linear(mark), _lab_of_linear(body), _lab_of_linear(now)) is None
+
+
+def test_sheen_mark_cannot_tell_gain_from_sheen_on_a_grey_body() -> None:
+    grey = _lab_of_linear((0.3, 0.3, 0.3))
+    assert F.sheen_mark(_lab_of_linear((0.05, 0.05, 0.4)), grey, _lab_of_linear((0.5, 0.5, 0.5))) is None
 
 
 def test_face_features_see_the_round_face() -> None:

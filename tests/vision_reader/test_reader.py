@@ -219,6 +219,12 @@ def test_annotate_draws_without_changing_the_input(cal: Calibration) -> None:
     out = annotate(img, r, cal)
     assert np.array_equal(img, before)
     assert out.shape == img.shape and not np.array_equal(out, img)
+    # a reading the referee is asked about names what else it may be on the picture's top line
+    asked = dataclasses.replace(r, needs_referee=True, reasons=("stick 2: face unsure (margin 0.10)",))
+    plain, named = annotate(img, asked, cal), annotate(img, dataclasses.replace(asked, alternatives=("개",)), cal)
+    top = slice(0, img.shape[0] // 10)
+    assert not np.array_equal(plain[top], named[top])
+    assert np.array_equal(plain[top.stop:], named[top.stop:])
 
 
 # --- the product's generator: seeded batches per case -------------------------------

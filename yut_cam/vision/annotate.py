@@ -44,7 +44,8 @@ def annotate(image: npt.NDArray[np.uint8], reading: Reading, calibration: Calibr
         cv2.putText(out, tag, org, font, scale, colour, thick, cv2.LINE_AA)
         if s.marked:
             cv2.circle(out, (int(cx), int(cy)), max(3, int(4 * scale)), colour, -1, cv2.LINE_AA)
-    head = f"{ROMAN[reading.result]}  conf {reading.confidence:.2f}"
+    head = f"{ROMAN[reading.result]}" + (f" (or {'/'.join(ROMAN[r] for r in reading.alternatives)})"
+                                          if reading.alternatives else "") + f"  conf {reading.confidence:.2f}"
     if reading.needs_referee:
         head += "  REFEREE: " + "; ".join(reading.reasons)[:90]
     for text, y in ((head, int(28 * scale) + 4), (LEGEND, h - 8)):

@@ -339,6 +339,10 @@ def end_profile(patch: U8, body_lab: npt.NDArray[np.float64], mark_lab: npt.NDAr
     return out[0], out[1]
 
 
+SHEEN_MIN = 0.02  # linear RGB added to every channel, below which a change is no sheen
+SHEEN_MISFIT = 0.03  # a gain and a sheen must explain the body's change this closely
+
+
 def relative_mark(mark_lab: npt.NDArray[np.float64], body_then: npt.NDArray[np.float64],
                   body_now: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
     """The 빽도 mark's colour (OpenCV Lab) on a stick whose body shows ``body_now``, when at
@@ -348,6 +352,42 @@ def relative_mark(mark_lab: npt.NDArray[np.float64], body_then: npt.NDArray[np.f
     ratio = min(1.4, max(0.7, float(body_now[0]) / max(float(body_then[0]), 1.0)))
     return np.array([mark_lab[0] * ratio, mark_lab[1] + body_now[1] - body_then[1],
                      mark_lab[2] + body_now[2] - body_then[2]], np.float64)
+
+
+def _lab_to_linear(lab: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+    """One OpenCV Lab colour (8-bit scale) as linear RGB (BGR order), 0..1."""
+    px = np.asarray(np.clip(np.round(lab), 0, 255), np.uint8).reshape(1, 1, 3)
+    srgb = cv2.cvtColor(px, cv2.COLOR_LAB2BGR).reshape(3).astype(np.float64) / 255.0
+    out: npt.NDArray[np.float64] = np.where(srgb <= 0.04045, srgb / 12.92, ((srgb + 0.055) / 1.055) ** 2.4)
+    return out
+
+
+def _linear_to_lab(linear: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+    c = np.clip(linear, 0.0, 1.0)
+    srgb = np.where(c <= 0.0031308, c * 12.92, 1.055 * c ** (1.0 / 2.4) - 0.055)
+    px = np.asarray(np.clip(np.round(srgb * 255.0), 0, 255), np.uint8).reshape(1, 1, 3)
+    return cv2.cvtColor(px, cv2.COLOR_BGR2LAB).reshape(3).astype(np.float64)
+
+
+def sheen_mark(mark_lab: npt.NDArray[np.float64], body_then: npt.NDArray[np.float64],
+               body_now: npt.NDArray[np.float64]) -> npt.NDArray[np.float64] | None:
+    """The 빽도 mark's colour (OpenCV Lab) on a glossy stick that catches a sheen of the
+    light: by the dichromatic reflection model a surface shows its own colour scaled by the
+    light falling on it plus light reflected off its surface, colourless against the
+    light's colour. When the body's change from ``body_then`` (at calibration, beside the
+    mark ``mark_lab``) to ``body_now`` is such a gain and an added sheen (linear RGB:
+    now = g * then + s, s > 0, fitting within 3%), the mark takes the same gain and sheen:
+    it fades toward white as the body does. None when the change is no sheen
+    (:func:`relative_mark` covers shade and tint)."""
+    then, now = _lab_to_linear(body_then), _lab_to_linear(body_now)
+    a = np.c_[then, np.ones(3)]
+    if float(np.ptp(then)) < 0.02:  # a grey body: gain and sheen cannot be told apart
+        return None
+    (g, sheen), *_ = np.linalg.lstsq(a, now, rcond=None)
+    misfit = float(np.linalg.norm(a @ np.array([g, sheen]) - now)) / max(float(np.linalg.norm(now)), 1e-6)
+    if sheen < SHEEN_MIN or misfit > SHEEN_MISFIT or not 0.3 <= g <= 1.5:
+        return None
+    return _linear_to_lab(g * _lab_to_linear(mark_lab) + sheen)
 
 
 def own_pixels(patch: U8, body_lab: npt.NDArray[np.float64], other_lab: npt.NDArray[np.float64],

@@ -553,12 +553,18 @@ def _read_marks(image: npt.NDArray[np.uint8], rect: F.Rect, across: float, light
     trim = max(0.0, 1.0 - cal.stick_length / ((hi - lo) / box * rect.length)) + 0.04
     shares = []
     for mark in marks:
-        # the mark as it looks on this body: what light correction left over tints both alike
-        mark_lab = F.relative_mark(np.asarray(mark.mark_lab, np.float64), _mark_body(cal, mark), body)
-        ends = F.end_profile(np.ascontiguousarray(patch[:, window]), body, mark_lab,
-                             valid=np.ascontiguousarray(valid[:, window]),
-                             foreground=np.ascontiguousarray(differ[:, window]), max_trim=trim)
-        shares.append(abs(ends[0] - ends[1]))
+        # the mark as it looks on this body: what light correction left over tints both
+        # alike, and a glossy stick's sheen fades both toward white alike (held-out dev seed
+        # 2: a lacquered stick's red band seen pale pink, its 빽도 read 도 unasked)
+        then, mark_then = _mark_body(cal, mark), np.asarray(mark.mark_lab, np.float64)
+        looks = [F.relative_mark(mark_then, then, body), F.sheen_mark(mark_then, then, body)]
+        share = 0.0
+        for mark_lab in (m for m in looks if m is not None):
+            ends = F.end_profile(np.ascontiguousarray(patch[:, window]), body, mark_lab,
+                                 valid=np.ascontiguousarray(valid[:, window]),
+                                 foreground=np.ascontiguousarray(differ[:, window]), max_trim=trim)
+            share = max(share, abs(ends[0] - ends[1]))
+        shares.append(share)
     inside = valid[int(h * 0.25):int(h * 0.75), window]
     seen = min(float(inside[:, cols].mean()) for cols in F.end_slices(hi - lo))
     return shares, seen
