@@ -40,8 +40,10 @@ apt-get update -q
 # chromium is called chromium-browser on older images
 CHROMIUM=chromium
 apt-cache show chromium >/dev/null 2>&1 || CHROMIUM=chromium-browser
+# fonts-noto-cjk: the kiosk's scoreboard and console are in Korean (without a Hangul font
+# Chromium draws empty boxes)
 apt-get install -y -q \
-    python3-venv python3-pip python3-picamera2 python3-lgpio python3-libcamera curl "$CHROMIUM"
+    python3-venv python3-pip python3-picamera2 python3-lgpio python3-libcamera curl "$CHROMIUM" fonts-noto-cjk
 # rpicam-hello lets wait-camera.sh ask libcamera itself (optional; older images lack it)
 apt-get install -y -q rpicam-apps-lite || echo "   (no rpicam-apps-lite: wait-camera.sh watches /dev/media*)"
 

@@ -54,5 +54,6 @@ def test_units_and_scripts() -> None:
         assert line in unit
     install = (FIRMWARE / "install.sh").read_text(encoding="utf-8")
     assert "--system-site-packages" in install and "python3-picamera2" in install
+    assert "fonts-noto-cjk" in install  # the kiosk shows Korean
     for script in ("install.sh", "kiosk.sh", "wait-camera.sh"):
         assert (FIRMWARE / script).stat().st_mode & 0o111, f"{script} is not executable"
