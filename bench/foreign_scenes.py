@@ -645,11 +645,7 @@ def read_throw(rec: dict[str, Any], image: U8, cal: Any, dump: str | None, learn
         r = read_image(image, cal)
         rec.update(read=r.result, flagged=r.needs_referee, reasons=tuple(r.reasons), alternatives=list(r.alternatives),
                    read_faces="".join(s.face for s in r.sticks), marked=[s.marked for s in r.sticks],
-                   scores=[None if s.score is None else round(s.score, 4) for s in r.sticks],
-                   fit_error=round(cal.faces.fit_error, 4),
-                   read_sticks=[(st.face, None if st.score is None else round(st.score, 4),
-                                 round(sum(x for x, _ in st.box) / 4), round(sum(y for _, y in st.box) / 4))
-                                for st in r.sticks])
+                   fit_error=round(cal.faces.fit_error, 4), read_sticks=stick_records(r.sticks))
         if learn:  # the referee confirms, after the reading was scored
             cal = learn_from(cal, r, rec["truth"])
     except VisionError as exc:
@@ -758,6 +754,12 @@ def report(records: list[dict[str, Any]]) -> list[str]:
         if reasons[case]:
             lines.append(f"flag reasons {case}: " + "; ".join(f"{k} x{n}" for k, n in reasons[case].most_common(4)))
     return lines
+
+
+def stick_records(sticks: Any) -> list[tuple[str, float | None, int, int]]:
+    """Each read stick's face, face score and box centre (px), to match it to a true stick."""
+    return [(st.face, None if st.score is None else round(st.score, 4),
+             round(sum(x for x, _ in st.box) / 4), round(sum(y for _, y in st.box) / 4)) for st in sticks]
 
 
 def choices_line(records: list[dict[str, Any]]) -> str:

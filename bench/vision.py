@@ -169,6 +169,7 @@ def _read_one(i: int, case: str, style: Any, rng: np.random.Generator, cal: Any,
     """Render and read one throw: (its record, the Reading or None, the true result)."""
     import cv2
 
+    from bench.foreign_scenes import stick_records
     from yut_cam.vision.reader import read_image
     from yut_cam.vision.synth import render_throw
 
@@ -181,11 +182,9 @@ def _read_one(i: int, case: str, style: Any, rng: np.random.Generator, cal: Any,
         return out, None, truth.result
     r = reading.to_dict()
     out.update(truth=truth.result, read=r["result"], flagged=bool(r["needs_referee"]),
-               reasons=r.get("reasons", []), alternatives=r["alternatives"], cal_mark=cal.mark is not None, fit_error=round(cal.faces.fit_error, 4),
-               true_sticks=[(t.face, round(t.center[0]), round(t.center[1])) for t in truth.sticks],
-               read_sticks=[(st.face, None if st.score is None else round(st.score, 4),
-                             round(sum(x for x, _ in st.box) / 4), round(sum(y for _, y in st.box) / 4))
-                            for st in reading.sticks])
+               reasons=r.get("reasons", []), alternatives=r["alternatives"], cal_mark=cal.mark is not None,
+               fit_error=round(cal.faces.fit_error, 4), read_sticks=stick_records(reading.sticks),
+               true_sticks=[(t.face, round(t.center[0]), round(t.center[1])) for t in truth.sticks])
     if dump and not out["flagged"] and out["read"] != out["truth"]:
         d = Path(dump)
         d.mkdir(parents=True, exist_ok=True)
@@ -197,6 +196,7 @@ def _read_one(i: int, case: str, style: Any, rng: np.random.Generator, cal: Any,
 
 def bench_accuracy(seed: int, n: int, workers: int, dump: str | None, match: int = 1,
                    teach: bool = True, json_path: str | None = None) -> list[str]:
+    from bench.foreign_scenes import choices_line
     from yut_cam.vision.facemodel import MIN_DIRECTION
     from yut_cam.vision.synth import CASES
 
@@ -250,7 +250,6 @@ def bench_accuracy(seed: int, n: int, workers: int, dump: str | None, match: int
         lines.append(f"    throws read after learning >= {MIN_DIRECTION} confirmed sticks: {len(taught)}, flagged "
                      f"{100 * (len(taught) - len(un)) / len(taught):.1f} %, exact unflagged "
                      f"{sum(r['read'] == r['truth'] for r in un)}/{len(un)}")
-    from bench.foreign_scenes import choices_line
     lines.append("    " + choices_line([r for r in res if "read" in r]))
     errs = [r.get("calibration_error") or r.get("read_error") for r in res
             if "calibration_error" in r or "read_error" in r]
