@@ -44,6 +44,23 @@ def test_simple_scenes(cal: Calibration, faces: str, marked: int | None, expecte
     assert r.confidence > 0.8
 
 
+@pytest.mark.parametrize("darker", [2.2, 0.5])
+def test_no_mark_seen_on_a_stick_far_darker_or_lighter_than_the_marked_one_is_asked_about(
+        cal: Calibration, darker: float) -> None:
+    # the mark's look is scaled with its stick's lightness only within 0.7..1.4: beyond that
+    # "no mark" is not sure (a stick in deep shade hid its mark on held-out dev seed 2)
+    img = S.render(S.four("배등등등", None, seed=4), seed=14)
+    plain = read_image(img, cal)
+    assert (plain.result, plain.needs_referee) == ("도", False), plain.reasons
+    assert cal.mark is not None and cal.mark.body_lab is not None
+    lightness, a, b = cal.mark.body_lab
+    odd = dataclasses.replace(cal, mark=dataclasses.replace(cal.mark, body_lab=(lightness * darker, a, b)))
+    r = read_image(img, odd)
+    assert r.result == "도" and r.needs_referee
+    assert any(why.startswith("빽도 mark unsure: stick") for why in r.reasons), r.reasons
+    assert r.alternatives == ("빽도",)
+
+
 @pytest.fixture(scope="module")
 def unmarked_cal() -> Calibration:
     """Calibrated on a belly picture where no stick shows the 빽도 mark."""

@@ -24,6 +24,8 @@ CASES = [
     ("빽도 mark no longer read here (the referee corrected it): is stick 3 (배 up) the marked stick? (빽도 or 도)",
      "이 장소에서는 빽도 표시를 더 읽지 않습니다 (심판이 고친 적이 있음): 3번 윷(배)"),
     ("빽도 mark unsure (mark score 0.08, threshold 0.10)", "빽도 표시가 확실하지 않습니다"),
+    ("빽도 mark unsure: stick 3 is 0.5 times as light as the marked stick at calibration",
+     "3번 윷이 보정 때의 빽도 윷보다 훨씬 어둡거나 밝게 보입니다 (0.5배)"),
     ("빽도 mark may be hidden: an end of stick 4 lies under or against another stick", "4번 윷의 한쪽 끝"),
     ("빽도 mark may be missed: stick 1 was read on 76% of a stick's length", "1번 윷이 길이의 76%만 보였습니다"),
     ("2 stick(s) seen only in small part", "윷 2개가 조금만 보입니다"),

@@ -339,6 +339,7 @@ def end_profile(patch: U8, body_lab: npt.NDArray[np.float64], mark_lab: npt.NDAr
     return out[0], out[1]
 
 
+MARK_LIGHTNESS = (0.7, 1.4)  # how far the mark's lightness is scaled with its stick's body
 SHEEN_MIN = 0.02  # linear RGB added to every channel, below which a change is no sheen
 SHEEN_MISFIT = 0.03  # a gain and a sheen must explain the body's change this closely
 
@@ -349,7 +350,7 @@ def relative_mark(mark_lab: npt.NDArray[np.float64], body_then: npt.NDArray[np.f
     calibration the body showed ``body_then`` beside the mark ``mark_lab``: light left over
     after correction (shade, another angle to the lamp) darkens both alike and tints both
     alike. The lightness scales by at most 0.7..1.4."""
-    ratio = min(1.4, max(0.7, float(body_now[0]) / max(float(body_then[0]), 1.0)))
+    ratio = min(MARK_LIGHTNESS[1], max(MARK_LIGHTNESS[0], float(body_now[0]) / max(float(body_then[0]), 1.0)))
     return np.array([mark_lab[0] * ratio, mark_lab[1] + body_now[1] - body_then[1],
                      mark_lab[2] + body_now[2] - body_then[2]], np.float64)
 

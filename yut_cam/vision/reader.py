@@ -346,6 +346,7 @@ def read_image(image_bgr: npt.NDArray[np.uint8], calibration: Calibration) -> Re
     sticks: list[StickReading] = []
     marks: list[float] = []
     box_shares: dict[int, float] = {}  # 배-up sticks: how much of a stick's length the mark was read on
+    body_light: dict[int, float] = {}  # 배-up sticks: lightness against the marked stick's at calibration
     ends_seen: list[float] = []  # per stick, the visible share of its less visible end
     field = F.illumination(cal.background, on_mat)
     face_doubts: list[str] = []  # doubts that do not matter once a stick is surely off the mat
@@ -437,9 +438,10 @@ def read_image(image_bgr: npt.NDArray[np.uint8], calibration: Calibration) -> Re
             # the venue's mark; with none yet, how each candidate reads this stick (to learn the
             # mark from a confirmed 빽도)
             models = (mark_model,) if mark_model is not None else cal.mark_candidates
-            shares, seen_end = _read_marks(image, rect_m, across, light, near, differs, fg_raw, s, cal, models)
+            shares, seen_end, lightness = _read_marks(image, rect_m, across, light, near, differs, fg_raw, s,
+                                                      cal, models)
             if mark_model is not None:
-                mark_share, ends_seen[-1] = shares[0], seen_end
+                mark_share, ends_seen[-1], body_light[i] = shares[0], seen_end, lightness
                 box_shares[i] = rect_m.length / cal.stick_length
             else:
                 candidate_scores = tuple(round(x, 4) for x in shares)
@@ -487,6 +489,11 @@ def read_image(image_bgr: npt.NDArray[np.uint8], calibration: Calibration) -> Re
         elif share <= lo * thr and box_shares[bellies[0]] < MARK_BOX_SHARE:
             face_doubts.append(f"빽도 mark may be missed: stick {bellies[0] + 1} was read on"
                                f" {box_shares[bellies[0]]:.0%} of a stick's length")
+        elif share <= lo * thr and not F.MARK_LIGHTNESS[0] <= body_light[bellies[0]] <= F.MARK_LIGHTNESS[1]:
+            # the mark's look is scaled with its stick's only so far: a stick in deep shade or
+            # blazing light may hide a mark the reader does not know how to look for
+            face_doubts.append(f"빽도 mark unsure: stick {bellies[0] + 1} is {body_light[bellies[0]]:.1f} times as"
+                               " light as the marked stick at calibration")
     open_mark = len(face_doubts) > doubts_before
     if not surely_off:
         reasons.extend(face_doubts)
@@ -505,10 +512,11 @@ def read_image(image_bgr: npt.NDArray[np.uint8], calibration: Calibration) -> Re
 
 def _read_marks(image: npt.NDArray[np.uint8], rect: F.Rect, across: float, light: npt.NDArray[np.float32],
                 near: npt.NDArray[np.uint8], differs: npt.NDArray[np.uint8], stick_px: npt.NDArray[np.uint8],
-                s: float, cal: Calibration, marks: tuple[MarkModel, ...]) -> tuple[list[float], float]:
+                s: float, cal: Calibration, marks: tuple[MarkModel, ...]) -> tuple[list[float], float, float]:
     """How much more one end of the 배-up stick in ``rect`` (full-size coordinates) looks like
-    each of the 빽도 ``marks`` than the other (the venue's mark, or its candidates), and the
-    visible share of its less visible end.
+    each of the 빽도 ``marks`` than the other (the venue's mark, or its candidates), the
+    visible share of its less visible end, and the stick's lightness against the first
+    mark's stick at calibration.
 
     The ends are read on the box's inner 94%, and further out, up to ``MARK_REACH`` of its
     length and no longer than a stick, where the stick's own body goes on (a box a little
@@ -567,7 +575,8 @@ def _read_marks(image: npt.NDArray[np.uint8], rect: F.Rect, across: float, light
         shares.append(share)
     inside = valid[int(h * 0.25):int(h * 0.75), window]
     seen = min(float(inside[:, cols].mean()) for cols in F.end_slices(hi - lo))
-    return shares, seen
+    lightness = float(body[0]) / max(float(_mark_body(cal, marks[0])[0]), 1.0) if marks else 1.0
+    return shares, seen, lightness
 
 
 def _mark_body(cal: Calibration, mark: MarkModel) -> npt.NDArray[np.float64]:

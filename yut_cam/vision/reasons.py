@@ -24,6 +24,8 @@ _KOREAN: tuple[tuple[re.Pattern[str], str], ...] = tuple((re.compile(p), k) for 
      r"보정에서 빽도 표시를 배우지 못했습니다: \1번 윷(배)이 빽도 윷인지 보세요 (빽도 또는 도)"),
     (r"^빽도 mark no longer read here \(the referee corrected it\): is stick (\d+)",
      r"이 장소에서는 빽도 표시를 더 읽지 않습니다 (심판이 고친 적이 있음): \1번 윷(배)이 빽도 윷인지 보세요 (빽도 또는 도)"),
+    (r"^빽도 mark unsure: stick (\d+) is ([\d.]+) times as light",
+     r"빽도 표시가 확실하지 않습니다: \1번 윷이 보정 때의 빽도 윷보다 훨씬 어둡거나 밝게 보입니다 (\2배): 끝에 표시가 있는지 보세요"),
     (r"^빽도 mark unsure", "빽도 표시가 확실하지 않습니다: 배가 위인 윷 끝에 표시가 있는지 보세요"),
     (r"^빽도 mark may be hidden: an end of stick (\d+)",
      r"빽도 표시가 가려졌을 수 있습니다: \1번 윷의 한쪽 끝이 다른 윷에 닿아 있습니다"),
