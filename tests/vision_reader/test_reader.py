@@ -163,6 +163,35 @@ def test_stick_wholly_off_the_mat_is_nak(cal: Calibration) -> None:
     assert [s.on_mat for s in r.sticks].count(False) == 1
 
 
+def _fragment(img: np.ndarray, cx: float, cy: float, share: float) -> np.ndarray:
+    """``img`` with a stick-coloured piece ``share`` of a stick long lying at (cx, cy)."""
+    out = img.copy()
+    half = share * S.LENGTH / 2
+    box = np.array([(cx - half, cy - S.WIDTH / 2), (cx + half, cy - S.WIDTH / 2),
+                    (cx + half, cy + S.WIDTH / 2), (cx - half, cy + S.WIDTH / 2)])
+    cv2.fillPoly(out, [np.round(box).astype(np.int32)], (150, 198, 226))
+    return out
+
+
+@pytest.mark.parametrize(("share", "whole_off", "asks"), [
+    (0.55, False, True),  # 낙 would rest on that piece alone: is it a stick?
+    (1.0, False, False),  # a whole stick off the mat: 낙
+    (0.55, True, False),  # another stick, whole, is off the mat as well: 낙 either way
+])
+def test_nak_resting_on_a_piece_of_a_stick_is_asked(cal: Calibration, share: float, whole_off: bool,
+                                                    asks: bool) -> None:
+    # three sticks on the mat, or two and a whole one on the floor at the right
+    place = [(400, 250, 20), (800, 230, 100), (1220, 600, 90) if whole_off else (420, 500, 160)]
+    sticks = S.four("배배등", seed=4, place=place)
+    img = _fragment(S.render(sticks, seed=14), 60, 400, share)  # on the floor, left of the mat
+    r = read_image(img, cal)
+    assert (r.result, r.needs_referee) == ("낙", asks), r.reasons
+    unlike = [x for x in r.reasons if "off the mat but unlike a stick (seen only in part" in x]
+    assert len(unlike) == asks
+    assert not any("face unsure" in x or "seen only in part (" in x for x in r.reasons)  # its face never matters
+    assert r.alternatives == ()
+
+
 def test_stick_across_the_mat_edge_is_on_the_mat(cal: Calibration) -> None:
     place = [(400, 250, 20), (800, 230, 100), (420, 500, 160), (140, 380, 0)]  # across the left edge
     r = read_image(S.render(S.four("배배등등", seed=5, place=place), seed=15), cal)

@@ -30,6 +30,8 @@ CASES = [
     ("빽도 mark may be missed: stick 1 was read on 76% of a stick's length", "1번 윷이 길이의 76%만 보였습니다"),
     ("2 stick(s) seen only in small part", "윷 2개가 조금만 보입니다"),
     ("a stick stands on its edge (too narrow for its length)", "옆으로 서 있는"),
+    ("stick 4: off the mat but unlike a stick (seen only in part, 62% of a stick's length): is it one? (낙 rests on it)",
+     "멍석 밖에는 4번 윷만 있는데 윷답지 않습니다"),
     ("a region of 2.6 sticks' area read as one stick", "윷 2.6개 크기의 덩어리를 윷 하나로"),
     ("3 sticks merged beyond clean separation (71% of the region explained, 2.4 sticks of area)", "윷 3개가 붙어"),
     ("a region of 2.1 sticks' area with 1 stick(s)' outline split into 2 to make four",

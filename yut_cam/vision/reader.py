@@ -353,7 +353,8 @@ def read_image(image_bgr: npt.NDArray[np.uint8], calibration: Calibration) -> Re
     open_faces: set[int] = set()  # sticks whose face may be the other one
     open_edges: set[int] = set()  # sticks that may lie on or off the mat the other way
     margins: list[float] = []
-    surely_off = False
+    surely_off = False  # a stick is surely off the mat, and surely a stick
+    unlike_off: list[str] = []  # sticks surely off the mat that may be no stick
     for i, f in enumerate(found):
         rect = f.rect.scaled(1.0 / s)
         # the mark, and which ends lie clear of the other sticks, are read on the box no
@@ -451,13 +452,23 @@ def read_image(image_bgr: npt.NDArray[np.uint8], calibration: Calibration) -> Re
         reach = depth if rect.length >= cal.stick_length else _edge_depth(
             rect._replace(length=2.0 * cal.stick_length - rect.length), mat)
         off, edge_doubt = edge_call(depth, reach, cal.stick_width, cal.mat_doubt)
-        surely_off |= off
-        if f.narrow:
-            # its face is in doubt, which does not matter once another stick is surely off;
-            # a stick this thin off the mat may be no stick, and 낙 may rest on it alone
-            (reasons if off else face_doubts).append("a stick stands on its edge (too narrow for its length)")
-            whole_doubt |= off
+        if f.narrow and not off:
+            # its face is in doubt, which does not matter once another stick is surely off
+            face_doubts.append("a stick stands on its edge (too narrow for its length)")
             open_faces.add(i)
+        elif off and (f.narrow or f.partial or novelty > NOVELTY):
+            # a region off the mat this thin, much shorter than a stick or like neither face may
+            # be no stick (the rim of a bystander's shade beside the mat, held-out dev seed 2: 낙
+            # read unasked), and 낙 may rest on it alone; its own face never matters
+            unlike_off.append("a stick stands on its edge (too narrow for its length)" if f.narrow else
+                              f"stick {i + 1}: off the mat but unlike a stick ("
+                              + (f"seen only in part, {f.rect.length / (cal.stick_length * s):.0%} of a stick's length"
+                                 if f.partial else f"like neither face, {novelty:.1f} spreads from {face}")
+                              + "): is it one? (낙 rests on it)")
+            del face_doubts[doubts_before:]
+            open_faces.discard(i)
+        else:
+            surely_off |= off
         if edge_doubt:
             reasons.append(f"stick {i + 1}: {edge_doubt}")
             open_edges.add(i)
@@ -495,6 +506,11 @@ def read_image(image_bgr: npt.NDArray[np.uint8], calibration: Calibration) -> Re
             face_doubts.append(f"빽도 mark unsure: stick {bellies[0] + 1} is {body_light[bellies[0]]:.1f} times as"
                                " light as the marked stick at calibration")
     open_mark = len(face_doubts) > doubts_before
+    if unlike_off and not surely_off:
+        # 낙 rests on regions that may be no stick alone: whether it is 낙 is in doubt, and
+        # if it is not, the faces decide (their doubts follow)
+        reasons.extend(unlike_off)
+        whole_doubt = True
     if not surely_off:
         reasons.extend(face_doubts)
     result = result_of(sticks)
