@@ -341,171 +341,29 @@ def read_image(image_bgr: npt.NDArray[np.uint8], calibration: Calibration) -> Re
     found = _find(mask, lab, (d_lum, d_chroma), cal, reasons)
     whole_doubt = bool(reasons)  # which regions are the four sticks is in doubt
 
-    mat = np.asarray(cal.mat_polygon, np.float32).reshape(-1, 1, 2)
-    mark_model = cal.mark
-    sticks: list[StickReading] = []
-    marks: list[float] = []
-    box_shares: dict[int, float] = {}  # 배-up sticks: how much of a stick's length the mark was read on
-    body_light: dict[int, float] = {}  # 배-up sticks: lightness against the marked stick's at calibration
-    ends_seen: list[float] = []  # per stick, the visible share of its less visible end
-    field = F.illumination(cal.background, on_mat)
+    scene = _Scene(image, cal, found, mask, gain, F.illumination(cal.background, on_mat), fg_raw, differs,
+                   np.asarray(cal.mat_polygon, np.float32).reshape(-1, 1, 2), back_scale)
+    per = [_read_stick(scene, i) for i in range(len(found))]
+    sticks = [p.reading for p in per]
     face_doubts: list[str] = []  # doubts that do not matter once a stick is surely off the mat
-    open_faces: set[int] = set()  # sticks whose face may be the other one
-    open_edges: set[int] = set()  # sticks that may lie on or off the mat the other way
-    margins: list[float] = []
-    surely_off = False  # a stick is surely off the mat, and surely a stick
-    unlike_off: list[str] = []  # sticks surely off the mat that may be no stick
-    for i, f in enumerate(found):
-        rect = f.rect.scaled(1.0 / s)
-        # the mark, and which ends lie clear of the other sticks, are read on the box no
-        # wider than a stick
-        face_rect = rect._replace(width=min(rect.width, 1.05 * cal.stick_width))
-        # a stick split out of touching sticks is read on a narrower band along its middle
-        across = 0.65 if f.merged else 0.8
-        # the face on that share of the stick's own width, along the box's middle: that share
-        # of a box narrower than the stick (an edge lost to the mat) read less of the shading
-        # across a round face, of a wider one some shade or rim beside it (held-out dev seed
-        # 1, replayed offline: 240 -> 206 throws with a face in doubt, 8 -> 6 read wrong unasked)
-        band = F.inner(rect._replace(width=cal.stick_width), 0.94, across)
-        raw = F.stick_patch(image, band, PATCH_SIZE)
-        light = F.light_at(field, gain, f.rect.cx, f.rect.cy, cal.work_size)  # on this stick
-        patch = F.correct_light(raw, light)
-        others = np.zeros(mask.shape, np.uint8)
-        near = np.zeros(mask.shape, np.uint8)
-        for j, o in enumerate(found):
-            if j != i:
-                others |= F.rect_mask(mask.shape, F.inner(o.rect, 1.0, 0.8))
-                near |= F.rect_mask(mask.shape, F.Rect(o.rect.cx, o.rect.cy, o.rect.length + 2,
-                                                       o.rect.width + 2, o.rect.angle))
-        hidden = F.stick_patch(np.ascontiguousarray(others), band.scaled(s), PATCH_SIZE)
-        valid = (hidden < 128).astype(np.uint8)
-        clear = (F.stick_patch(np.ascontiguousarray(near), F.inner(face_rect.scaled(s), 0.94, across), PATCH_SIZE)
-                 < 64).astype(np.uint8)
-        visible = float(valid.mean())
-        features = F.face_features(patch, valid)
-        score = cal.faces.score(features)
-        face: Face = "등" if score > 0.5 else "배"
-        margin = min(1.0, abs(score - 0.5) * 2.0)
-        margins.append(margin)
-        doubts_before = len(face_doubts)
-        novelty = cal.faces.novelty(features, face == "등")
-        if novelty > NOVELTY:
-            face_doubts.append(f"stick {i + 1}: looks like neither face ({novelty:.1f} spreads from {face})")
-        if f.partial:
-            face_doubts.append(f"stick {i + 1}: seen only in part ({f.rect.length / (cal.stick_length * s):.0%}"
-                               " of a stick's length)")
-        if f.merged:
-            half = PATCH_SIZE[0] // 2
-            parts = [F.face_features(np.ascontiguousarray(patch[:, a:b]), np.ascontiguousarray(valid[:, a:b]))
-                     for a, b in ((0, half), (half, PATCH_SIZE[0]))]
-            halves = [cal.faces.score(x) for x in parts]
-            # a half that disagrees with the stick but looks like neither face is shade on it
-            # (a crossing stick's shadow darkens a 배 half); one that looks like the other
-            # face may hold part of a neighbour split badly from it
-            other_face = all(cal.faces.novelty(x, sc > 0.5) <= NOVELTY for x, sc in zip(parts, halves)
-                             if (sc > 0.5) != (face == "등"))
-            if (halves[0] > 0.5) != (halves[1] > 0.5) and abs(halves[0] - halves[1]) > HALVES_APART and other_face:
-                face_doubts.append(f"stick {i + 1}: its two halves read as different faces "
-                                   f"({halves[0]:.2f}, {halves[1]:.2f}): shade or a neighbour on it")
-        conf = 0.5 + 0.5 * min(1.0, margin / 0.6)
-        # a stick split out of touching sticks may carry some of its neighbour: ask more
-        if margin < max(MERGED_FACE_MARGIN if f.merged else FACE_MARGIN, FIT_MARGINS * cal.faces.fit_error):
-            face_doubts.append(f"stick {i + 1}: face unsure (margin {margin:.2f})")
-        if visible < 0.3 or (visible < 0.5 and margin < 0.5):
-            conf = min(conf, 0.6)
-            face_doubts.append(f"stick {i + 1}: mostly covered by another stick")
-        # blown-out pixels beyond what this face showed at calibration (a light flat face
-        # may clip in bright light and still read clearly): doubt the face when it is not
-        # clear, or when it reads as the round (dark) face
-        sat = F.saturated_fraction(raw)
-        usual = cal.faces.saturated[0 if face == "배" else 1]
-        glare = sat > GLARE and sat > usual + 0.1 and (margin < 0.6 or face == "등")
-        if glare:
-            conf = min(conf, 0.5)
-            face_doubts.append(f"stick {i + 1}: glare over the stick")
-        if len(face_doubts) > doubts_before:
-            open_faces.add(i)
-        # a stick seen whole, apart from the others and like a face can teach the face model
-        # once the referee confirms the throw (yut_cam.vision.learning)
-        teaches = not (f.merged or f.partial or glare) and visible >= 0.95 and novelty <= NOVELTY
-        mark_share = 0.0
-        ends_seen.append(min(float(clear[int(PATCH_SIZE[1] * 0.25):int(PATCH_SIZE[1] * 0.75), cols].mean())
-                             for cols in F.end_slices(PATCH_SIZE[0])))
-        candidate_scores: tuple[float, ...] | None = None
-        if face == "배" and (mark_model is not None or (cal.mark_candidates and teaches)):
-            full = F.to_full_length(f.rect, cal.stick_length * s, fg_raw, others)
-            # the box stops short of an end (the mark there): read it whole
-            rect_m = face_rect if full is None else full.scaled(1.0 / s)._replace(width=face_rect.width)
-            # the venue's mark; with none yet, how each candidate reads this stick (to learn the
-            # mark from a confirmed 빽도)
-            models = (mark_model,) if mark_model is not None else cal.mark_candidates
-            shares, seen_end, lightness = _read_marks(image, rect_m, across, light, near, differs, fg_raw, s,
-                                                      cal, models)
-            if mark_model is not None:
-                mark_share, ends_seen[-1], body_light[i] = shares[0], seen_end, lightness
-                box_shares[i] = rect_m.length / cal.stick_length
-            else:
-                candidate_scores = tuple(round(x, 4) for x in shares)
-        marks.append(mark_share)
-        depth = _edge_depth(rect, mat)
-        # a box shorter than a stick may miss either end: how deep the whole stick could reach
-        reach = depth if rect.length >= cal.stick_length else _edge_depth(
-            rect._replace(length=2.0 * cal.stick_length - rect.length), mat)
-        off, edge_doubt = edge_call(depth, reach, cal.stick_width, cal.mat_doubt)
-        if f.narrow and not off:
-            # its face is in doubt, which does not matter once another stick is surely off
-            face_doubts.append("a stick stands on its edge (too narrow for its length)")
-            open_faces.add(i)
-        elif off and (f.narrow or f.partial or novelty > NOVELTY):
-            # a region off the mat this thin, much shorter than a stick or like neither face may
-            # be no stick (the rim of a bystander's shade beside the mat, held-out dev seed 2: 낙
-            # read unasked), and 낙 may rest on it alone; its own face never matters
-            unlike_off.append("a stick stands on its edge (too narrow for its length)" if f.narrow else
-                              f"stick {i + 1}: off the mat but unlike a stick ("
-                              + (f"seen only in part, {f.rect.length / (cal.stick_length * s):.0%} of a stick's length"
-                                 if f.partial else f"like neither face, {novelty:.1f} spreads from {face}")
-                              + "): is it one? (낙 rests on it)")
-            del face_doubts[doubts_before:]
-            open_faces.discard(i)
-        else:
-            surely_off |= off
-        if edge_doubt:
-            reasons.append(f"stick {i + 1}: {edge_doubt}")
-            open_edges.add(i)
-            conf = min(conf, 0.6)
-        box = tuple((float(x) * back_scale, float(y) * back_scale) for x, y in F.rect_corners(rect))
-        sticks.append(StickReading(face=face, marked=False, on_mat=depth >= 0.0,
-                                   box=(box[0], box[1], box[2], box[3]), confidence=round(conf, 3),
-                                   score=score, features=tuple(map(float, features)) if teaches else None,
-                                   mark_scores=candidate_scores))
+    open_faces = {i for i, p in enumerate(per) if p.doubts}  # sticks whose face may be the other one
+    open_edges = {i for i, p in enumerate(per) if p.edge}  # sticks that may lie on or off the mat the other way
+    for i, p in enumerate(per):
+        face_doubts += p.doubts
+        if p.edge:
+            reasons.append(f"stick {i + 1}: {p.edge}")
+    # a stick is surely off the mat, and surely a stick
+    surely_off = any(p.off and not p.unlike for p in per)
+    unlike_off = [p.unlike for p in per if p.off and p.unlike]  # sticks surely off the mat that may be no stick
     # one set has one marked stick: the most mark-like 배-up stick, if it is mark-like enough
-    if sticks and mark_model is not None and max(marks) >= mark_model.threshold:
+    marks = [p.mark for p in per]
+    if sticks and cal.mark is not None and max(marks) >= cal.mark.threshold:
         best = int(np.argmax(marks))
         sticks[best] = dataclasses.replace(sticks[best], marked=True)
     bellies = [i for i, st in enumerate(sticks) if st.face == "배"]
-    doubts_before = len(face_doubts)
-    if len(bellies) == 1 and mark_model is None:
-        why = "no longer read here (the referee corrected it)" if cal.mark_distrusted else "not learned at calibration"
-        face_doubts.append(f"빽도 mark {why}: is stick {bellies[0] + 1} (배 up) the marked stick? (빽도 or 도)")
-    elif len(bellies) == 1 and mark_model is not None:
-        share = marks[bellies[0]]
-        thr = mark_model.threshold
-        # beside another stick, an end may pick up its colour: be warier there
-        lo, hi = (0.4, 2.5) if found[bellies[0]].merged else (0.6, 1.5)
-        if lo * thr < share < hi * thr:
-            face_doubts.append(f"빽도 mark unsure (mark score {share:.2f}, threshold {thr:.2f})")
-        elif share <= lo * thr and ends_seen[bellies[0]] < 0.7:  # a mark seen clearly is seen
-            face_doubts.append(f"빽도 mark may be hidden: an end of stick {bellies[0] + 1} lies under or"
-                               " against another stick")
-        elif share <= lo * thr and box_shares[bellies[0]] < MARK_BOX_SHARE:
-            face_doubts.append(f"빽도 mark may be missed: stick {bellies[0] + 1} was read on"
-                               f" {box_shares[bellies[0]]:.0%} of a stick's length")
-        elif share <= lo * thr and not F.MARK_LIGHTNESS[0] <= body_light[bellies[0]] <= F.MARK_LIGHTNESS[1]:
-            # the mark's look is scaled with its stick's only so far: a stick in deep shade or
-            # blazing light may hide a mark the reader does not know how to look for
-            face_doubts.append(f"빽도 mark unsure: stick {bellies[0] + 1} is {body_light[bellies[0]]:.1f} times as"
-                               " light as the marked stick at calibration")
-    open_mark = len(face_doubts) > doubts_before
+    mark_doubt = _mark_doubt(bellies[0], per[bellies[0]], found[bellies[0]].merged, cal) if len(bellies) == 1 else ""
+    if mark_doubt:
+        face_doubts.append(mark_doubt)
     if unlike_off and not surely_off:
         # 낙 rests on regions that may be no stick alone: whether it is 낙 is in doubt, and
         # if it is not, the faces decide (their doubts follow)
@@ -520,10 +378,186 @@ def read_image(image_bgr: npt.NDArray[np.uint8], calibration: Calibration) -> Re
     # what else the throw may be, for the referee to choose among (none when a stick is
     # surely off the mat: the faces and the mark no longer matter)
     doubts = Doubts(frozenset(() if surely_off else open_faces), frozenset(open_edges),
-                    open_mark and not surely_off, whole_doubt)
-    maybe = alternatives(sticks, result, doubts, margins) if reasons else ()
+                    bool(mark_doubt) and not surely_off, whole_doubt)
+    maybe = alternatives(sticks, result, doubts, [p.margin for p in per]) if reasons else ()
     return Reading(result=result, confidence=round(float(confidence), 3), needs_referee=bool(reasons),
                    sticks=tuple(sticks), reasons=tuple(reasons), alternatives=maybe)
+
+
+@dataclass(frozen=True)
+class _Scene:
+    """What reading one stick of a still needs (work-size maps unless said)."""
+
+    image: npt.NDArray[np.uint8]  # full size, the calibration's
+    cal: Calibration
+    found: list[_Found]
+    mask: npt.NDArray[np.uint8]  # the sticks' pixels
+    gain: F.F32  # the change of light since calibration
+    field: F.F32  # the mat's illumination at calibration (small)
+    fg_raw: npt.NDArray[np.uint8]  # foreground before cleaning (thin marks kept)
+    differs: npt.NDArray[np.uint8]  # what differs from the empty mat at all
+    mat: npt.NDArray[np.float32]  # the mat's outline, full size, for cv2.pointPolygonTest
+    back_scale: float  # full size -> the image's own size
+
+
+@dataclass(frozen=True)
+class _StickRead:
+    """One stick as read, with what the reading of the whole throw needs from it."""
+
+    reading: StickReading
+    margin: float  # how clear its face is, 0-1
+    mark: float  # how much more one end looks like the 빽도 mark than the other (배 up, the venue's mark)
+    end_seen: float  # the visible share of its less visible end
+    box_share: float  # 배 up, the venue's mark: how much of a stick's length the mark was read on
+    lightness: float  # 배 up, the venue's mark: lightness against the marked stick's at calibration
+    doubts: tuple[str, ...]  # about its face (moot once a stick is surely off the mat)
+    edge: str  # what to ask about it lying on or off the mat ("" if nothing)
+    off: bool  # surely off the mat
+    unlike: str  # surely off the mat, but it may be no stick: what to ask ("" if nothing)
+
+
+def _read_stick(scene: _Scene, i: int) -> _StickRead:
+    """Read stick ``i`` of ``scene.found``: its face, how like the 빽도 mark its ends are, and
+    where it lies against the mat's outline."""
+    cal, f, image, mask = scene.cal, scene.found[i], scene.image, scene.mask
+    s = cal.work_scale
+    rect = f.rect.scaled(1.0 / s)
+    # the mark, and which ends lie clear of the other sticks, are read on the box no
+    # wider than a stick
+    face_rect = rect._replace(width=min(rect.width, 1.05 * cal.stick_width))
+    # a stick split out of touching sticks is read on a narrower band along its middle
+    across = 0.65 if f.merged else 0.8
+    # the face on that share of the stick's own width, along the box's middle: that share
+    # of a box narrower than the stick (an edge lost to the mat) read less of the shading
+    # across a round face, of a wider one some shade or rim beside it (held-out dev seed
+    # 1, replayed offline: 240 -> 206 throws with a face in doubt, 8 -> 6 read wrong unasked)
+    band = F.inner(rect._replace(width=cal.stick_width), 0.94, across)
+    raw = F.stick_patch(image, band, PATCH_SIZE)
+    light = F.light_at(scene.field, scene.gain, f.rect.cx, f.rect.cy, cal.work_size)  # on this stick
+    patch = F.correct_light(raw, light)
+    others = np.zeros(mask.shape, np.uint8)
+    near = np.zeros(mask.shape, np.uint8)
+    for j, o in enumerate(scene.found):
+        if j != i:
+            others |= F.rect_mask(mask.shape, F.inner(o.rect, 1.0, 0.8))
+            near |= F.rect_mask(mask.shape, F.Rect(o.rect.cx, o.rect.cy, o.rect.length + 2,
+                                                   o.rect.width + 2, o.rect.angle))
+    hidden = F.stick_patch(np.ascontiguousarray(others), band.scaled(s), PATCH_SIZE)
+    valid = (hidden < 128).astype(np.uint8)
+    clear = (F.stick_patch(np.ascontiguousarray(near), F.inner(face_rect.scaled(s), 0.94, across), PATCH_SIZE)
+             < 64).astype(np.uint8)
+    visible = float(valid.mean())
+    features = F.face_features(patch, valid)
+    score = cal.faces.score(features)
+    face: Face = "등" if score > 0.5 else "배"
+    margin = min(1.0, abs(score - 0.5) * 2.0)
+    doubts: list[str] = []
+    novelty = cal.faces.novelty(features, face == "등")
+    if novelty > NOVELTY:
+        doubts.append(f"stick {i + 1}: looks like neither face ({novelty:.1f} spreads from {face})")
+    if f.partial:
+        doubts.append(f"stick {i + 1}: seen only in part ({f.rect.length / (cal.stick_length * s):.0%}"
+                      " of a stick's length)")
+    if f.merged:
+        half = PATCH_SIZE[0] // 2
+        parts = [F.face_features(np.ascontiguousarray(patch[:, a:b]), np.ascontiguousarray(valid[:, a:b]))
+                 for a, b in ((0, half), (half, PATCH_SIZE[0]))]
+        halves = [cal.faces.score(x) for x in parts]
+        # a half that disagrees with the stick but looks like neither face is shade on it
+        # (a crossing stick's shadow darkens a 배 half); one that looks like the other
+        # face may hold part of a neighbour split badly from it
+        other_face = all(cal.faces.novelty(x, sc > 0.5) <= NOVELTY for x, sc in zip(parts, halves)
+                         if (sc > 0.5) != (face == "등"))
+        if (halves[0] > 0.5) != (halves[1] > 0.5) and abs(halves[0] - halves[1]) > HALVES_APART and other_face:
+            doubts.append(f"stick {i + 1}: its two halves read as different faces "
+                          f"({halves[0]:.2f}, {halves[1]:.2f}): shade or a neighbour on it")
+    conf = 0.5 + 0.5 * min(1.0, margin / 0.6)
+    # a stick split out of touching sticks may carry some of its neighbour: ask more
+    if margin < max(MERGED_FACE_MARGIN if f.merged else FACE_MARGIN, FIT_MARGINS * cal.faces.fit_error):
+        doubts.append(f"stick {i + 1}: face unsure (margin {margin:.2f})")
+    if visible < 0.3 or (visible < 0.5 and margin < 0.5):
+        conf = min(conf, 0.6)
+        doubts.append(f"stick {i + 1}: mostly covered by another stick")
+    # blown-out pixels beyond what this face showed at calibration (a light flat face
+    # may clip in bright light and still read clearly): doubt the face when it is not
+    # clear, or when it reads as the round (dark) face
+    sat = F.saturated_fraction(raw)
+    usual = cal.faces.saturated[0 if face == "배" else 1]
+    glare = sat > GLARE and sat > usual + 0.1 and (margin < 0.6 or face == "등")
+    if glare:
+        conf = min(conf, 0.5)
+        doubts.append(f"stick {i + 1}: glare over the stick")
+    # a stick seen whole, apart from the others and like a face can teach the face model
+    # once the referee confirms the throw (yut_cam.vision.learning)
+    teaches = not (f.merged or f.partial or glare) and visible >= 0.95 and novelty <= NOVELTY
+    mark_share, box_share, lightness = 0.0, 1.0, 1.0
+    end_seen = min(float(clear[int(PATCH_SIZE[1] * 0.25):int(PATCH_SIZE[1] * 0.75), cols].mean())
+                   for cols in F.end_slices(PATCH_SIZE[0]))
+    candidate_scores: tuple[float, ...] | None = None
+    if face == "배" and (cal.mark is not None or (cal.mark_candidates and teaches)):
+        full = F.to_full_length(f.rect, cal.stick_length * s, scene.fg_raw, others)
+        # the box stops short of an end (the mark there): read it whole
+        rect_m = face_rect if full is None else full.scaled(1.0 / s)._replace(width=face_rect.width)
+        # the venue's mark; with none yet, how each candidate reads this stick (to learn the
+        # mark from a confirmed 빽도)
+        models = (cal.mark,) if cal.mark is not None else cal.mark_candidates
+        shares, seen_end, body_light = _read_marks(image, rect_m, across, light, near, scene.differs, scene.fg_raw,
+                                                   s, cal, models)
+        if cal.mark is not None:
+            mark_share, end_seen, lightness = shares[0], seen_end, body_light
+            box_share = rect_m.length / cal.stick_length
+        else:
+            candidate_scores = tuple(round(x, 4) for x in shares)
+    depth = _edge_depth(rect, scene.mat)
+    # a box shorter than a stick may miss either end: how deep the whole stick could reach
+    reach = depth if rect.length >= cal.stick_length else _edge_depth(
+        rect._replace(length=2.0 * cal.stick_length - rect.length), scene.mat)
+    off, edge = edge_call(depth, reach, cal.stick_width, cal.mat_doubt)
+    unlike = ""
+    if f.narrow and not off:
+        # its face is in doubt, which does not matter once another stick is surely off
+        doubts.append("a stick stands on its edge (too narrow for its length)")
+    elif off and (f.narrow or f.partial or novelty > NOVELTY):
+        # a region off the mat this thin, much shorter than a stick or like neither face may
+        # be no stick (the rim of a bystander's shade beside the mat, held-out dev seed 2: 낙
+        # read unasked), and 낙 may rest on it alone; its own face never matters
+        unlike = ("a stick stands on its edge (too narrow for its length)" if f.narrow else
+                  f"stick {i + 1}: off the mat but unlike a stick ("
+                  + (f"seen only in part, {f.rect.length / (cal.stick_length * s):.0%} of a stick's length"
+                     if f.partial else f"like neither face, {novelty:.1f} spreads from {face}")
+                  + "): is it one? (낙 rests on it)")
+        doubts = []
+    if edge:
+        conf = min(conf, 0.6)
+    box = tuple((float(x) * scene.back_scale, float(y) * scene.back_scale) for x, y in F.rect_corners(rect))
+    reading = StickReading(face=face, marked=False, on_mat=depth >= 0.0, box=(box[0], box[1], box[2], box[3]),
+                           confidence=round(conf, 3), score=score,
+                           features=tuple(map(float, features)) if teaches else None, mark_scores=candidate_scores)
+    return _StickRead(reading, margin, mark_share, end_seen, box_share, lightness, tuple(doubts), edge, off, unlike)
+
+
+def _mark_doubt(i: int, stick: _StickRead, merged: bool, cal: Calibration) -> str:
+    """What to ask about the 빽도 mark when stick ``i`` is the only one 배 up ("" if nothing)."""
+    if cal.mark is None:
+        why = "no longer read here (the referee corrected it)" if cal.mark_distrusted else "not learned at calibration"
+        return f"빽도 mark {why}: is stick {i + 1} (배 up) the marked stick? (빽도 or 도)"
+    share, thr = stick.mark, cal.mark.threshold
+    # beside another stick, an end may pick up its colour: be warier there
+    lo, hi = (0.4, 2.5) if merged else (0.6, 1.5)
+    if lo * thr < share < hi * thr:
+        return f"빽도 mark unsure (mark score {share:.2f}, threshold {thr:.2f})"
+    if share > lo * thr:
+        return ""
+    if stick.end_seen < 0.7:  # a mark seen clearly is seen
+        return f"빽도 mark may be hidden: an end of stick {i + 1} lies under or against another stick"
+    if stick.box_share < MARK_BOX_SHARE:
+        return f"빽도 mark may be missed: stick {i + 1} was read on {stick.box_share:.0%} of a stick's length"
+    if not F.MARK_LIGHTNESS[0] <= stick.lightness <= F.MARK_LIGHTNESS[1]:
+        # the mark's look is scaled with its stick's only so far: a stick in deep shade or
+        # blazing light may hide a mark the reader does not know how to look for
+        return (f"빽도 mark unsure: stick {i + 1} is {stick.lightness:.1f} times as light as the marked stick"
+                " at calibration")
+    return ""
 
 
 def _read_marks(image: npt.NDArray[np.uint8], rect: F.Rect, across: float, light: npt.NDArray[np.float32],
