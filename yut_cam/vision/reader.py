@@ -14,7 +14,8 @@ Steps (each a function of :mod:`yut_cam.vision.functional`):
 4. a stick is on the mat when any part of it lies inside the mat polygon (the outer edge,
    border band included); one nearer the outline than the box and the outline can be
    trusted (half a stick width inside it, a fifth outside, plus the outline's doubt) is
-   flagged either way.
+   flagged either way; so is 낙 resting on a region off the mat alone that is unlike a
+   stick (much too thin or short, or like neither face).
 
 Whenever a step is unsure the reading says so (``needs_referee`` and ``reasons``).
 """
@@ -360,7 +361,7 @@ def read_image(image_bgr: npt.NDArray[np.uint8], calibration: Calibration) -> Re
             reasons.append(f"stick {i + 1}: {p.edge}")
     # a stick is surely off the mat, and surely a stick
     surely_off = any(p.off and not p.unlike for p in per)
-    unlike_off = [p.unlike for p in per if p.off and p.unlike]  # sticks surely off the mat that may be no stick
+    unlike_off = [p.unlike for p in per if p.unlike]  # sticks surely off the mat that may be no stick
     # one set has one marked stick: the most mark-like 배-up stick, if it is mark-like enough
     marks = [p.mark for p in per]
     if sticks and cal.mark is not None and max(marks) >= cal.mark.threshold:
