@@ -15,7 +15,7 @@ Steps (each a function of :mod:`yut_cam.vision.functional`):
    border band included); one nearer the outline than the box and the outline can be
    trusted (half a stick width inside it, a fifth outside, plus the outline's doubt) is
    flagged either way; so is 낙 resting on a region off the mat alone that is unlike a
-   stick (much too thin or short, or like neither face).
+   stick (much too thin or short).
 
 Whenever a step is unsure the reading says so (``needs_referee`` and ``reasons``).
 """
@@ -526,15 +526,14 @@ def _read_stick(scene: _Scene, i: int) -> _StickRead:
     if f.narrow and not off:
         # its face is in doubt, which does not matter once another stick is surely off
         doubts.append("a stick stands on its edge (too narrow for its length)")
-    elif off and (f.narrow or f.partial or novelty > NOVELTY):
-        # a region off the mat this thin, much shorter than a stick or like neither face may
-        # be no stick (the rim of a bystander's shade beside the mat, held-out dev seed 2: 낙
-        # read unasked), and 낙 may rest on it alone; its own face never matters
+    elif off and (f.narrow or f.partial):
+        # a region off the mat this thin or much shorter than a stick may be no stick (the rim
+        # of a bystander's shade beside the mat, held-out dev seed 2: 낙 read unasked), and 낙
+        # may rest on it alone; its own face never matters. (Its look is no sign: off the mat
+        # the light is not the mat's, and real sticks there looked like neither face.)
         unlike = ("a stick stands on its edge (too narrow for its length)" if f.narrow else
-                  f"stick {i + 1}: off the mat but unlike a stick ("
-                  + (f"seen only in part, {f.rect.length / (cal.stick_length * s):.0%} of a stick's length"
-                     if f.partial else f"like neither face, {novelty:.1f} spreads from {face}")
-                  + "): is it one? (낙 rests on it)")
+                  f"stick {i + 1}: off the mat but seen only in part ({f.rect.length / (cal.stick_length * s):.0%}"
+                  " of a stick's length): is it a stick? (낙 rests on it)")
         doubts = []
     if edge:
         conf = min(conf, 0.6)

@@ -13,8 +13,8 @@ import re
 _KOREAN: tuple[tuple[re.Pattern[str], str], ...] = tuple((re.compile(p), k) for p, k in (
     (r"^stick (\d+): at the mat's edge", r"\1번 윷이 멍석 가장자리에 있습니다: 멍석에 닿았는지 보세요 (닿지 않았으면 낙)"),
     (r"^stick (\d+): just off the mat", r"\1번 윷이 멍석 바로 밖에 있습니다: 멍석에 닿았는지 보세요 (닿았으면 낙이 아님)"),
-    (r"^stick (\d+): off the mat but unlike a stick",
-     r"멍석 밖에는 \1번 윷만 있는데 윷답지 않습니다 (일부만 보이거나 배도 등도 닮지 않음): 윷이 맞는지 보세요 (윷이면 낙)"),
+    (r"^stick (\d+): off the mat but seen only in part \((\d+%)",
+     r"멍석 밖에는 \1번 윷만 있는데 일부만 보입니다 (길이의 \2): 윷이 맞는지 보세요 (윷이면 낙)"),
     (r"^stick (\d+): face unsure", r"\1번 윷의 배·등이 확실하지 않습니다"),
     (r"^stick (\d+): looks like neither face", r"\1번 윷이 배도 등도 닮지 않았습니다 (그림자나 옆 윷이 겹침)"),
     (r"^stick (\d+): seen only in part \((\d+%)", r"\1번 윷이 일부만 보입니다 (길이의 \2)"),
