@@ -462,9 +462,9 @@ def _read_stick(scene: _Scene, i: int) -> _StickRead:
     novelty = cal.faces.novelty(features, face == "등")
     if novelty > NOVELTY:
         doubts.append(f"stick {i + 1}: looks like neither face ({novelty:.1f} spreads from {face})")
+    part = f"{f.rect.length / (cal.stick_length * s):.0%} of a stick's length"  # how much of it was seen
     if f.partial:
-        doubts.append(f"stick {i + 1}: seen only in part ({f.rect.length / (cal.stick_length * s):.0%}"
-                      " of a stick's length)")
+        doubts.append(f"stick {i + 1}: seen only in part ({part})")
     if f.merged:
         half = PATCH_SIZE[0] // 2
         parts = [F.face_features(np.ascontiguousarray(patch[:, a:b]), np.ascontiguousarray(valid[:, a:b]))
@@ -523,17 +523,17 @@ def _read_stick(scene: _Scene, i: int) -> _StickRead:
         rect._replace(length=2.0 * cal.stick_length - rect.length), scene.mat)
     off, edge = edge_call(depth, reach, cal.stick_width, cal.mat_doubt)
     unlike = ""
+    on_edge = "a stick stands on its edge (too narrow for its length)"
     if f.narrow and not off:
         # its face is in doubt, which does not matter once another stick is surely off
-        doubts.append("a stick stands on its edge (too narrow for its length)")
+        doubts.append(on_edge)
     elif off and (f.narrow or f.partial):
         # a region off the mat this thin or much shorter than a stick may be no stick (the rim
         # of a bystander's shade beside the mat, held-out dev seed 2: 낙 read unasked), and 낙
         # may rest on it alone; its own face never matters. (Its look is no sign: off the mat
         # the light is not the mat's, and real sticks there looked like neither face.)
-        unlike = ("a stick stands on its edge (too narrow for its length)" if f.narrow else
-                  f"stick {i + 1}: off the mat but seen only in part ({f.rect.length / (cal.stick_length * s):.0%}"
-                  " of a stick's length): is it a stick? (낙 rests on it)")
+        unlike = on_edge if f.narrow else \
+            f"stick {i + 1}: off the mat but seen only in part ({part}): is it a stick? (낙 rests on it)"
         doubts = []
     if edge:
         conf = min(conf, 0.6)
