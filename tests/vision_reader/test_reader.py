@@ -274,6 +274,25 @@ def test_annotate_draws_without_changing_the_input(cal: Calibration) -> None:
     assert np.array_equal(plain[top.stop:], named[top.stop:])
 
 
+@pytest.mark.parametrize(("reasons", "words"), [
+    (("빽도 mark unsure (mark score 0.08, threshold 0.10)",), ["baekdo mark unsure"]),
+    (("stick 4: off the mat but seen only in part (60% of a stick's length): is it a stick? (낙 rests on it)",),
+     ["a stick? (nak"]),  # the line keeps 90 characters of the reasons
+    (("빽도 mark not learned at calibration: is stick 2 (배 up) the marked stick? (빽도 or 도)",),
+     ["baekdo mark not learned", "(bae up)"]),
+])
+def test_the_pictures_top_line_is_ascii(reasons: tuple[str, ...], words: list[str]) -> None:
+    # OpenCV draws no Hangul: the rules' words in a reason are romanised as the tags are
+    from yut_cam.vision.annotate import headline
+    from yut_cam.vision.types import Reading
+
+    line = headline(Reading(result="도", confidence=0.6, needs_referee=True, sticks=(), reasons=reasons,
+                            alternatives=("빽도",)))
+    assert line.isascii(), line
+    assert line.startswith("do (or baekdo)  conf 0.60  REFEREE: ")
+    assert all(w in line for w in words), line
+
+
 # --- the product's generator: seeded batches per case -------------------------------
 
 synth = pytest.importorskip("yut_cam.vision.synth")

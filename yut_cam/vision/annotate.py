@@ -21,6 +21,22 @@ BACK = (0, 140, 255)
 OFF = (40, 40, 230)
 MAT = (0, 220, 240)
 LEGEND = "B=bae(flat up) D=deung(round up) *=baekdo mark X=off mat"
+# the rules' words inside the reasons (English text naming 빽도, 낙, 배 ...), longest first
+# so 빽도 is not read as 빽 + 도
+_WORDS = sorted({**ROMAN, "배": "bae", "등": "deung"}.items(), key=lambda kv: -len(kv[0]))
+
+
+def headline(reading: Reading) -> str:
+    """The picture's top line in ASCII: the result, what else it may be, the confidence and,
+    when the referee is asked, why (the rules' Korean words romanised, as the tags are)."""
+    head = f"{ROMAN[reading.result]}" + (f" (or {'/'.join(ROMAN[r] for r in reading.alternatives)})"
+                                          if reading.alternatives else "") + f"  conf {reading.confidence:.2f}"
+    if reading.needs_referee:
+        why = "; ".join(reading.reasons)
+        for word, roman in _WORDS:
+            why = why.replace(word, roman)
+        head += "  REFEREE: " + why[:90]
+    return head
 
 
 def annotate(image: npt.NDArray[np.uint8], reading: Reading, calibration: Calibration) -> npt.NDArray[np.uint8]:
@@ -44,10 +60,7 @@ def annotate(image: npt.NDArray[np.uint8], reading: Reading, calibration: Calibr
         cv2.putText(out, tag, org, font, scale, colour, thick, cv2.LINE_AA)
         if s.marked:
             cv2.circle(out, (int(cx), int(cy)), max(3, int(4 * scale)), colour, -1, cv2.LINE_AA)
-    head = f"{ROMAN[reading.result]}" + (f" (or {'/'.join(ROMAN[r] for r in reading.alternatives)})"
-                                          if reading.alternatives else "") + f"  conf {reading.confidence:.2f}"
-    if reading.needs_referee:
-        head += "  REFEREE: " + "; ".join(reading.reasons)[:90]
+    head = headline(reading)
     for text, y in ((head, int(28 * scale) + 4), (LEGEND, h - 8)):
         cv2.putText(out, text, (8, y), font, scale, (0, 0, 0), thick + 3, cv2.LINE_AA)
         cv2.putText(out, text, (8, y), font, scale,
