@@ -80,6 +80,9 @@ HALVES_APART = 0.6
 # about, those read 배 with the other half below 0.7 were read right: in-package dev seed 5
 # 12 of 12, held-out dev seed 1 7 of 8, the eighth asked about for its margin)
 SHADE_HALF = 0.4
+# a stick lying across another hides it this far (widths of the top stick): its rims and
+# its shadow beside it are no part of the face below
+TOP_COVER = 1.2
 # a 배-up stick whose box covers less of a stick's length than this may have its mark in
 # the part not seen
 MARK_BOX_SHARE = 0.85
@@ -349,7 +352,8 @@ def read_image(image_bgr: npt.NDArray[np.uint8], calibration: Calibration) -> Re
     whole_doubt = bool(reasons)  # which regions are the four sticks is in doubt
 
     scene = _Scene(image, cal, found, mask, gain, F.illumination(cal.background, on_mat), fg_raw, differs,
-                   np.asarray(cal.mat_polygon, np.float32).reshape(-1, 1, 2), back_scale)
+                   np.asarray(cal.mat_polygon, np.float32).reshape(-1, 1, 2), back_scale,
+                   F.stacking(lab, [f.rect for f in found], cal.stick_width * s))
     per = [_read_stick(scene, i) for i in range(len(found))]
     sticks = [p.reading for p in per]
     face_doubts: list[str] = []  # doubts that do not matter once a stick is surely off the mat
@@ -405,6 +409,7 @@ class _Scene:
     differs: npt.NDArray[np.uint8]  # what differs from the empty mat at all
     mat: npt.NDArray[np.float32]  # the mat's outline, full size, for cv2.pointPolygonTest
     back_scale: float  # full size -> the image's own size
+    above: tuple[tuple[int, ...], ...]  # above[i][j]: 1 if stick j lies on stick i, -1 under it, 0 not known
 
 
 @dataclass(frozen=True)
@@ -442,15 +447,23 @@ def _read_stick(scene: _Scene, i: int) -> _StickRead:
     raw = F.stick_patch(image, band, PATCH_SIZE)
     light = F.light_at(scene.field, scene.gain, f.rect.cx, f.rect.cy, cal.work_size)  # on this stick
     patch = F.correct_light(raw, light)
-    others = np.zeros(mask.shape, np.uint8)
+    others = np.zeros(mask.shape, np.uint8)  # the other sticks' middles
+    cover = np.zeros(mask.shape, np.uint8)  # what hides this stick's face
     near = np.zeros(mask.shape, np.uint8)
     for j, o in enumerate(scene.found):
         if j != i:
-            others |= F.rect_mask(mask.shape, F.inner(o.rect, 1.0, 0.8))
+            middle = F.rect_mask(mask.shape, F.inner(o.rect, 1.0, 0.8))
+            others |= middle
+            # a stick lying on this one hides it to its rims and beyond (its shadow); one
+            # lying under it hides nothing; which lies on top unknown, its middle alone
+            on_top = scene.above[i][j]
+            if on_top > 0:
+                cover |= F.rect_mask(mask.shape, o.rect._replace(width=o.rect.width * TOP_COVER))
+            elif on_top == 0:
+                cover |= middle
             near |= F.rect_mask(mask.shape, F.Rect(o.rect.cx, o.rect.cy, o.rect.length + 2,
                                                    o.rect.width + 2, o.rect.angle))
-    hidden = F.stick_patch(np.ascontiguousarray(others), band.scaled(s), PATCH_SIZE)
-    valid = (hidden < 128).astype(np.uint8)
+    valid = (F.stick_patch(np.ascontiguousarray(cover), band.scaled(s), PATCH_SIZE) < 128).astype(np.uint8)
     clear = (F.stick_patch(np.ascontiguousarray(near), F.inner(face_rect.scaled(s), 0.94, across), PATCH_SIZE)
              < 64).astype(np.uint8)
     visible = float(valid.mean())

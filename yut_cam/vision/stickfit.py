@@ -300,6 +300,43 @@ def split_by_colour(lab: F32, mask: U8, rects: list[Rect], length: float, width:
     return current
 
 
+def stacking(lab: F32, rects: list[Rect], width: float) -> tuple[tuple[int, ...], ...]:
+    """Which of two crossing sticks lies on top. Where they cross, the pixels are the top
+    stick's: most of them look more like the rest of it than like the rest of the other.
+
+    ``lab`` is the picture in Lab (float, work scale), ``rects`` the sticks' boxes on it.
+    ``out[i][j]`` is 1 when stick ``j`` lies on stick ``i``, -1 when it lies under it, and 0
+    when their middles do not cross or it cannot be told (sticks alike in colour, or too
+    little of either seen apart from the crossing).
+    """
+    n = len(rects)
+    out = [[0] * n for _ in range(n)]
+    shape = lab.shape[:2]
+    cores = [rect_mask(shape, inner(r, 0.94, 0.6)) > 0 for r in rects]
+    grown = [rect_mask(shape, Rect(r.cx, r.cy, r.length + 2, r.width * 1.3 + 2, r.angle)) > 0 for r in rects]
+    own: list[npt.NDArray[np.float64] | None] = []
+    for i in range(n):
+        alone = cores[i].copy()
+        for j in range(n):
+            if j != i:
+                alone &= ~grown[j]
+        own.append(np.median(lab[alone], axis=0) if alone.sum() >= 12 else None)
+    for i in range(n):
+        for j in range(i + 1, n):
+            a, b = own[i], own[j]
+            cross = cores[i] & cores[j]
+            if a is None or b is None or cross.sum() < max(12.0, 0.15 * width * width) \
+                    or np.linalg.norm(a - b) < 10.0:
+                continue
+            px = lab[cross].astype(np.float64)
+            like_i = float((np.linalg.norm(px - a, axis=1) < np.linalg.norm(px - b, axis=1)).mean())
+            if like_i > 0.7:  # the crossing shows stick i: it lies on top
+                out[j][i], out[i][j] = 1, -1
+            elif like_i < 0.3:
+                out[i][j], out[j][i] = 1, -1
+    return tuple(map(tuple, out))
+
+
 def to_full_length(rect: Rect, length: float, fg: npt.NDArray[np.uint8],
                     others: npt.NDArray[np.uint8]) -> Rect | None:
     """``rect`` (work coordinates) grown to the stick's ``length`` at the end where what lies
