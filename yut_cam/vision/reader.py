@@ -9,8 +9,9 @@ Steps (each a function of :mod:`yut_cam.vision.functional`):
    calibrated stick size, or by its length/width) is split by fitting that many
    stick-sized rectangles;
 3. each stick is cut out at full resolution, brought back to the calibration light, and
-   compared to the 배 and 등 faces learned at calibration; 배-up sticks are checked at
-   both ends for the 빽도 mark;
+   compared to the 배 and 등 faces learned at calibration, leaving out what lies on top of
+   it (of two crossing sticks, the one the crossing looks like); 배-up sticks are checked
+   at both ends for the 빽도 mark;
 4. a stick is on the mat when any part of it lies inside the mat polygon (the outer edge,
    border band included); one nearer the outline than the box and the outline can be
    trusted (half a stick width inside it, a fifth outside, plus the outline's doubt) is
