@@ -9,6 +9,7 @@ import numpy as np
 import numpy.typing as npt
 import pytest
 
+from tests.vision_reader import scenes as S
 from yut_cam.vision import functional as F
 
 
@@ -302,6 +303,12 @@ def test_own_pixels_tell_nothing_when_the_faces_look_alike() -> None:
     assert not F.own_pixels(patch, _lab(WOOD), _lab((165, 195, 222)), span=12).any()
 
 
+def _stacking(sticks: list[S.Stick]) -> tuple[tuple[int, ...], ...]:
+    """``F.stacking`` on the tests' own scene of ``sticks``, their true boxes given."""
+    lab = cv2.cvtColor(S.render(sticks, seed=3), cv2.COLOR_BGR2LAB).astype(np.float32)
+    return F.stacking(lab, [F.Rect(st.cx, st.cy, S.LENGTH, S.WIDTH, st.angle) for st in sticks], S.WIDTH)
+
+
 @pytest.mark.parametrize(("faces", "top", "expected"), [
     ("배등", 1, [[0, 1], [-1, 0]]),  # the 등 stick lies on the 배 stick
     ("배등", 0, [[0, -1], [1, 0]]),  # the 배 stick lies on the 등 stick
@@ -311,23 +318,15 @@ def test_own_pixels_tell_nothing_when_the_faces_look_alike() -> None:
 @pytest.mark.parametrize("turn", [35.0, 90.0])
 def test_stacking_tells_which_crossing_stick_lies_on_top(faces: str, top: int, expected: list[list[int]],
                                                          turn: float) -> None:
-    from tests.vision_reader import scenes as S
-
     sticks = [S.Stick(500, 300, 0, faces[0]), S.Stick(510, 300, turn, faces[1])]
     if top == 0:
         sticks.reverse()  # later sticks lie on top
-    lab = cv2.cvtColor(S.render(sticks, seed=3), cv2.COLOR_BGR2LAB).astype(np.float32)
-    rects = [F.Rect(st.cx, st.cy, S.LENGTH, S.WIDTH, st.angle) for st in sticks]
-    order = F.stacking(lab, rects, S.WIDTH)
+    order = _stacking(sticks)
     if top == 0:  # back to the order of ``faces``
         order = tuple(tuple(row[::-1]) for row in order[::-1])
     assert [list(row) for row in order] == expected
 
 
 def test_stacking_leaves_sticks_apart_alone() -> None:
-    from tests.vision_reader import scenes as S
-
     sticks = [S.Stick(400, 300, 0, "배"), S.Stick(700, 300, 40, "등")]
-    lab = cv2.cvtColor(S.render(sticks, seed=3), cv2.COLOR_BGR2LAB).astype(np.float32)
-    rects = [F.Rect(st.cx, st.cy, S.LENGTH, S.WIDTH, st.angle) for st in sticks]
-    assert F.stacking(lab, rects, S.WIDTH) == ((0, 0), (0, 0))
+    assert _stacking(sticks) == ((0, 0), (0, 0))

@@ -232,6 +232,13 @@ def _box_angle(box: tuple[tuple[float, float], ...]) -> float:
     return math.degrees(math.atan2(dy, dx)) % 180.0
 
 
+def _crossing(under: str, top: str, turn: float, shift: float) -> list[S.Stick]:
+    """A stick of face ``top`` lying across one of face ``under`` (turned ``turn`` degrees from
+    it, ``shift`` px along it), and a 등 and a 배 stick apart: 개 either way."""
+    return [S.Stick(500, 300, 0, under), S.Stick(500 + shift, 300, turn, top),
+            S.Stick(850, 250, 30, "등"), S.Stick(380, 540, 150, "배")]
+
+
 @pytest.mark.parametrize("seed", [1, 2])
 @pytest.mark.parametrize(("turn", "shift"), [(30, 10), (30, 25), (90, 0), (90, 10)])
 def test_a_stick_across_another_hides_it_to_its_rims_and_keeps_the_crossing(
@@ -241,9 +248,7 @@ def test_a_stick_across_another_hides_it_to_its_rims_and_keeps_the_crossing(
     등 stick on top with them (its pattern runs through the crossing). Both faces read
     clearly (read with the other's middle alone left out, the 등 stick read 0.76 and the 배
     stick 0.14 at some of these)."""
-    sticks = [S.Stick(500, 300, 0, "배"), S.Stick(500 + shift, 300, turn, "등"),
-              S.Stick(850, 250, 30, "등"), S.Stick(380, 540, 150, "배")]
-    r = read_image(S.render(sticks, seed=seed), cal)
+    r = read_image(S.render(_crossing("배", "등", turn, shift), seed=seed), cal)
     assert (r.result, r.needs_referee) == ("개", False), r.reasons
     crossing = [st for st in r.sticks if math.hypot(*np.mean(st.box, axis=0) - (500 + shift / 2, 300)) < 30]
     by_angle = {round(_box_angle(st.box) / 30) % 6: st for st in crossing}
@@ -260,9 +265,7 @@ def test_a_half_mostly_under_another_stick_raises_no_doubt(cal: Calibration, und
     """A stick lying across another at a slant hides most of one half of it; the few pixels
     of that half that show (beside the top stick) are no sign that the halves differ. Each
     of these was asked about for its two halves before (e.g. 0.78 and -0.01)."""
-    sticks = [S.Stick(500, 300, 0, under), S.Stick(500 + shift, 300, turn, top),
-              S.Stick(850, 250, 30, "등"), S.Stick(380, 540, 150, "배")]
-    r = read_image(S.render(sticks, seed=seed), cal)
+    r = read_image(S.render(_crossing(under, top, turn, shift), seed=seed), cal)
     assert (r.result, r.needs_referee) == ("개", False), r.reasons
 
 

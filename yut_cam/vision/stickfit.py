@@ -300,6 +300,10 @@ def split_by_colour(lab: F32, mask: U8, rects: list[Rect], length: float, width:
     return current
 
 
+# two sticks' colours (ΔE) closer than this: where they cross tells nothing of which is on top
+STACK_APART = 10.0
+
+
 def stacking(lab: F32, rects: list[Rect], width: float) -> tuple[tuple[int, ...], ...]:
     """Which of two crossing sticks lies on top. Where they cross, the pixels are the top
     stick's: most of them look more like the rest of it than like the rest of the other.
@@ -326,7 +330,7 @@ def stacking(lab: F32, rects: list[Rect], width: float) -> tuple[tuple[int, ...]
             a, b = own[i], own[j]
             cross = cores[i] & cores[j]
             if a is None or b is None or cross.sum() < max(12.0, 0.15 * width * width) \
-                    or np.linalg.norm(a - b) < 10.0:
+                    or np.linalg.norm(a - b) < STACK_APART:
                 continue
             px = lab[cross].astype(np.float64)
             like_i = float((np.linalg.norm(px - a, axis=1) < np.linalg.norm(px - b, axis=1)).mean())
