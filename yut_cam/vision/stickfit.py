@@ -302,6 +302,9 @@ def split_by_colour(lab: F32, mask: U8, rects: list[Rect], length: float, width:
 
 # two sticks' colours (ΔE) closer than this: where they cross tells nothing of which is on top
 STACK_APART = 10.0
+# the share of a crossing's pixels that must look like one stick's own colour to put it on top
+# (the rest may be shade, the rim or noise); neither stick that much: undecided
+STACK_VOTE = 0.7
 
 
 def stacking(lab: F32, rects: list[Rect], width: float) -> tuple[tuple[int, ...], ...]:
@@ -334,9 +337,9 @@ def stacking(lab: F32, rects: list[Rect], width: float) -> tuple[tuple[int, ...]
                 continue
             px = lab[cross].astype(np.float64)
             like_i = float((np.linalg.norm(px - a, axis=1) < np.linalg.norm(px - b, axis=1)).mean())
-            if like_i > 0.7:  # the crossing shows stick i: it lies on top
+            if like_i > STACK_VOTE:  # the crossing shows stick i: it lies on top
                 out[j][i], out[i][j] = 1, -1
-            elif like_i < 0.3:
+            elif 1.0 - like_i > STACK_VOTE:  # it shows stick j
                 out[i][j], out[j][i] = 1, -1
     return tuple(map(tuple, out))
 
