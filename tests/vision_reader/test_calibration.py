@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from tests.vision_reader import scenes as S
+from yut_cam.vision import calibration as C
 from yut_cam.vision.calibration import Calibration, calibrate
 from yut_cam.vision.errors import CalibrationError, ImageError
 from yut_cam.vision.reader import read_image
@@ -218,6 +219,50 @@ def test_a_set_without_a_visible_mark_calibrates_and_says_what_it_cannot_read(un
     assert "cannot tell which stick carries the 빽도 mark" in unmarked.mark_problem
     (warning,) = unmarked.warnings
     assert "빽도 mark was not learned" in warning and "retake the 배 picture" in warning
+
+
+def _belly_patch(past: tuple[int, int], mark: str = "") -> np.ndarray:
+    """A 배 stick's calibration patch (96 x 24) whose box reaches ``past`` columns past its
+    tips onto a blue mat, blurred as a lens blurs it; with a dark red ``mark``: a dot a
+    quarter of the way in from the far tip, or a band across the stick at that tip; or
+    ``tint``: that end of the wood a shade darker all over."""
+    patch = np.full((24, 96, 3), (170, 200, 225), np.uint8)
+    tip = 95 - past[1]
+    if mark == "tint":
+        patch[:, tip - 22:tip + 1] = (163, 192, 216)
+    elif mark == "dot":
+        cv2.circle(patch, (tip - 22, 12), 3, (40, 40, 120), -1)
+    elif mark == "band":
+        patch[:, tip - 7:tip + 1] = (40, 40, 120)
+    patch[:, :past[0]] = (140, 70, 40)
+    patch[:, 96 - past[1]:] = (140, 70, 40)
+    return np.asarray(cv2.GaussianBlur(patch, (0, 0), 1.5), np.uint8)
+
+
+@pytest.mark.parametrize("mark, marked_past", [("dot", (2, 2)), ("band", (2, 2)), ("band", (1, 0))])
+def test_the_mark_is_learned_from_boxes_reaching_past_the_tips_unequally(mark: str,
+                                                                         marked_past: tuple[int, int]) -> None:
+    """Boxes a little too long show the mat and the blurred rim past a tip, more at one end
+    than at the other: that is no mark. The mark on stick 3 is, a dot a quarter of the way
+    in or a band at the tip, even where its box ends on the band (no body past it)."""
+    pasts = [(9, 1), (1, 8), (7, 2), marked_past]
+    patches = [_belly_patch(p, mark if i == 3 else "") for i, p in enumerate(pasts)]
+    mats = [np.full((24, 96, 3), (140, 70, 40), np.uint8)] * 4
+    fg = [np.ones((24, 96), np.uint8)] * 4
+    learned, why, _ = C._mark_model(patches, fg, mats)
+    assert learned is not None, why
+    assert learned.mark_lab[1] > 135  # learned on the red mark, not on the blue mat
+    assert learned.marked_fraction > 2 * learned.other_fraction
+
+
+def test_a_small_mark_stands_out_from_an_end_of_darker_wood() -> None:
+    """One stick's far end a shade darker all over differs from its body, in the mean, about
+    as much as the end carrying a small dot: the dot is what stands out where it is."""
+    patches = [_belly_patch((2, 2), "tint" if i == 0 else "dot" if i == 3 else "") for i in range(4)]
+    mats = [np.full((24, 96, 3), (140, 70, 40), np.uint8)] * 4
+    learned, why, _ = C._mark_model(patches, [np.ones((24, 96), np.uint8)] * 4, mats)
+    assert learned is not None, why
+    assert learned.mark_lab[1] > 135
 
 
 def test_a_small_mark_is_learned_and_read() -> None:

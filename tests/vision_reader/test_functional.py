@@ -195,6 +195,22 @@ def test_end_profile_trims_a_box_longer_than_the_stick() -> None:
     assert untrimmed > 0.05 and near == far == 0.0
 
 
+@pytest.mark.parametrize("past_start, past_end, expected", [
+    (0, 0, (0, 96)),  # a box that fits: nothing left out
+    (7, 0, (7, 96)),  # the mat past one tip of a box too long
+    (7, 4, (7, 92)),  # past both, unequally
+    (30, 0, (14, 96)),  # never more than the share given (0.15 of 96)
+])
+def test_tip_span_leaves_out_what_lies_past_the_tips(past_start: int, past_end: int,
+                                                     expected: tuple[int, int]) -> None:
+    shows = np.ones((20, 96), bool)
+    shows[:, :past_start] = False
+    shows[:, 96 - past_end:] = False
+    assert F.tip_span(shows, 0.15) == expected
+    shows[:14, :past_start] = True  # 70% of the width showing (a mark across the rest): the stick's
+    assert F.tip_span(shows, 0.15) == (0, expected[1])
+
+
 def test_end_profile_counts_only_what_differs_from_the_mat() -> None:
     patch = np.full((24, 96, 3), PALE, np.uint8)
     patch[8:16, 6:14] = MAT  # the mat showing past a stick's end, coloured like a green mark

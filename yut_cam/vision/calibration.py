@@ -27,13 +27,21 @@ WORK_WIDTH = 640  # segmentation runs at about this width
 SMOOTH_SIGMA = 1.0
 PATCH_SIZE = (96, 24)  # every stick is compared at this size (length, width)
 STICK_COUNT = 4
-# the marked stick's two ends differ by at least this (mean ΔE over an end) and twice as
-# much as any other stick's: a dot of a fifth of the stick's width does
+# the marked stick's two ends differ by at least this (mean ΔE over an end's most different
+# stretch of MARK_PEAK of the length: a mark is small, the rest of the end would dilute it)
+# and twice as much as any other stick's: a dot of a fifth of the stick's width does
 MARK_ASYMMETRY = 1.5
+MARK_PEAK = 0.12
 # the mark threshold lies between the marked stick's mark score and the other sticks'
 # (geometric mean); other sticks' ends showing nothing at calibration count as this much:
 # a speck of shade or dirt at a clean stick's end in a throw is asked about, not read 빽도
 MARK_OTHER_FLOOR = 0.03
+# a stick's box may reach past its tips onto the mat or the stick's shadow (unequally at the
+# two ends): columns at a tip that show no stick, up to this share of the length, are no end
+# of it (F.tip_span, _stick_shows)
+TIP_TRIM = 0.15
+TIP_BODY = 12.0  # ΔE from the body's colour within which a pixel shows the body
+TIP_CHROMA = 6.0  # chroma (Lab a, b) within which a pixel is a blend of the body and the mat
 
 
 def check_image(image: Any, name: str) -> npt.NDArray[np.uint8]:
@@ -240,7 +248,8 @@ def calibrate(empty: npt.NDArray[np.uint8], belly: npt.NDArray[np.uint8], back: 
     belly_fg = [(F.stick_patch(differs, F.inner(r), PATCH_SIZE) > 127).astype(np.uint8) for r in belly_rects]
     # a mark too faint or too small to tell from this picture does not stop the camera
     # reading: the calibration says so, and the reader asks the referee 도 or 빽도
-    mark, mark_problem, candidates = _mark_model(belly_patches, belly_fg)
+    mats = [cut(empty, r, np.ones_like(belly_gain)) for r in belly_rects]  # the mat under each
+    mark, mark_problem, candidates = _mark_model(belly_patches, belly_fg, mats)
     return Calibration(image_size=size, mat_polygon=tuple(polygon), work_size=work_size,
                        segment=params, stick_length=length, stick_width=width, faces=faces,
                        mark=mark, background=background, mat_doubt=doubt, mark_problem=mark_problem,
@@ -320,43 +329,71 @@ def _face_model(belly: list[npt.NDArray[np.float64]], back: list[npt.NDArray[np.
     return model
 
 
-def _mark_ends(patches: list[npt.NDArray[np.uint8]], foreground: list[npt.NDArray[np.uint8]]
-               ) -> tuple[list[npt.NDArray[np.float64]], list[npt.NDArray[np.float64]], list[tuple[float, int, int]]]:
-    """Each belly-up stick's patch in Lab, its body colour, and how much its two ends differ
+def _stick_shows(lab: npt.NDArray[np.float64], mat: npt.NDArray[np.float64],
+                 body: npt.NDArray[np.float64]) -> npt.NDArray[np.bool_]:
+    """Where a stick's patch (Lab) shows the stick (over the rows a tip's test reads, 10-90%
+    of the width): its body's colour, or a colour that is no blend of the body with the empty
+    mat's patch ``mat`` there or the mat's shade (a mark). Past a tip the mat, its shade and
+    the blurred rim show, all blends of the two."""
+    h = lab.shape[0]
+    rows = slice(int(h * 0.1), max(int(h * 0.1) + 1, int(round(h * 0.9))))
+    px, under = lab[rows, :, 1:], mat[rows, :, 1:]  # chroma (a, b): shade keeps the mat's
+    toward = body[1:] - under
+    t = np.clip(((px - under) * toward).sum(axis=2) / np.maximum((toward * toward).sum(axis=2), 1e-6), 0.0, 1.0)
+    blend = np.linalg.norm(px - (under + t[..., None] * toward), axis=2) < TIP_CHROMA
+    out: npt.NDArray[np.bool_] = (np.linalg.norm(lab[rows] - body, axis=2) < TIP_BODY) | ~blend
+    return out
+
+
+Labs = list[npt.NDArray[np.float64]]
+
+
+def _mark_ends(patches: list[npt.NDArray[np.uint8]], foreground: list[npt.NDArray[np.uint8]],
+               mat_patches: list[npt.NDArray[np.uint8]]
+               ) -> tuple[Labs, Labs, list[tuple[float, int, int]], list[tuple[int, int]]]:
+    """Each belly-up stick's patch in Lab, its body colour, how much its two ends differ
     from that body unequally: (difference in mean ΔE, stick, the more different end), most
-    different first. An outline a little too long or turned shows some mat at both ends
+    different first, and the columns each stick spans from tip to tip (where a box reaches
+    past a tip, the mat ``mat_patches`` shows there, or its shade, or the blurred rim: none
+    of it counts as an end). An outline turned a little shows some mat along both ends
     alike, the mark only at one."""
     import cv2
 
     labs = [cv2.cvtColor(p, cv2.COLOR_BGR2LAB).astype(np.float64) for p in patches]
+    mats = [cv2.cvtColor(p, cv2.COLOR_BGR2LAB).astype(np.float64) for p in mat_patches]
     h, w = labs[0].shape[:2]
     y0, y1 = int(h * 0.25), int(round(h * 0.75))  # middle rows: the long edges may show mat
     bodies = [np.median(lab[y0:y1, int(w * 0.35):int(w * 0.65)].reshape(-1, 3), axis=0) for lab in labs]
+    spans = [F.tip_span(_stick_shows(lab, mat, body), TIP_TRIM) for lab, mat, body in zip(labs, mats, bodies)]
     asym = []
     for i, lab in enumerate(labs):
-        an = [float((np.linalg.norm(lab[y0:y1, xs].reshape(-1, 3) - bodies[i], axis=1)
-                     * foreground[i][y0:y1, xs].reshape(-1)).mean()) for xs in F.end_slices(w)]
+        lo, hi = spans[i]
+        # each column's mean ΔE from the body; an end's is its most different stretch
+        prof = (np.linalg.norm(lab[y0:y1, lo:hi] - bodies[i], axis=2) * foreground[i][y0:y1, lo:hi]).mean(axis=0)
+        run = max(2, int(round(MARK_PEAK * (hi - lo))))
+        an = [float(np.convolve(prof[xs], np.ones(run) / run, mode="valid").max()) if len(prof[xs]) >= run
+              else float(prof[xs].mean()) for xs in F.end_slices(hi - lo)]
         asym.append((abs(an[0] - an[1]), i, 0 if an[0] > an[1] else 1))
     asym.sort(reverse=True)
-    return labs, bodies, asym
+    return labs, bodies, asym, spans
 
 
-def _mark_model(patches: list[npt.NDArray[np.uint8]], foreground: list[npt.NDArray[np.uint8]]
-                ) -> tuple[MarkModel | None, str, tuple[MarkModel, ...]]:
+def _mark_model(patches: list[npt.NDArray[np.uint8]], foreground: list[npt.NDArray[np.uint8]],
+                mat_patches: list[npt.NDArray[np.uint8]]) -> tuple[MarkModel | None, str, tuple[MarkModel, ...]]:
     """The 빽도 mark learned from the four belly-up sticks' patches and where each differs
     from the empty mat (``foreground``, 0/1): only such pixels can be the mark, so a box
     reaching past a stick's end onto the mat teaches nothing. → (mark, "", ()); or, when
     the picture cannot tell, (None, why, candidates): the mark as each stick whose ends
     differ clearly would carry it, most different first. The first 빽도 the referee confirms
     says which one it is (:func:`yut_cam.vision.learning.learn_mark`)."""
-    labs, bodies, asym = _mark_ends(patches, foreground)
+    labs, bodies, asym, spans = _mark_ends(patches, foreground, mat_patches)
     best, stick, end = asym[0]
     second = asym[1][0]
     why = ("belly image: cannot tell which stick carries the 빽도 mark (no stick differs clearly between"
            f" its ends: largest difference {best:.1f}, next stick {second:.1f} ΔE)")
     if best >= MARK_ASYMMETRY and best >= 2.0 * second:
         try:
-            return _mark_on(patches, foreground, labs, bodies, stick, end), "", ()
+            return _mark_on(patches, foreground, labs, bodies, spans, stick, end), "", ()
         except CalibrationError as exc:
             why = str(exc)
     candidates = []
@@ -364,7 +401,7 @@ def _mark_model(patches: list[npt.NDArray[np.uint8]], foreground: list[npt.NDArr
         if differ < MARK_ASYMMETRY:
             break
         try:
-            candidates.append(_mark_on(patches, foreground, labs, bodies, i, e))
+            candidates.append(_mark_on(patches, foreground, labs, bodies, spans, i, e))
         except CalibrationError:
             continue
     return None, why, tuple(candidates)
@@ -372,14 +409,15 @@ def _mark_model(patches: list[npt.NDArray[np.uint8]], foreground: list[npt.NDArr
 
 def _mark_on(patches: list[npt.NDArray[np.uint8]], foreground: list[npt.NDArray[np.uint8]],
              labs: list[npt.NDArray[np.float64]], bodies: list[npt.NDArray[np.float64]],
-             stick: int, end: int) -> MarkModel:
+             spans: list[tuple[int, int]], stick: int, end: int) -> MarkModel:
     """The mark as the given end of ``stick`` shows it, with its threshold against the
-    other sticks' ends."""
-    h, w = labs[0].shape[:2]
+    other sticks' ends (each read from tip to tip of its body, ``spans``)."""
+    h = labs[0].shape[0]
     y0, y1 = int(h * 0.25), int(round(h * 0.75))
-    xs = F.end_slices(w)[end]
-    px = labs[stick][y0:y1, xs].reshape(-1, 3)
-    d = np.linalg.norm(px - bodies[stick], axis=1) * foreground[stick][y0:y1, xs].reshape(-1)
+    lo, hi = spans[stick]
+    xs = F.end_slices(hi - lo)[end]
+    px = labs[stick][y0:y1, lo:hi][:, xs].reshape(-1, 3)
+    d = np.linalg.norm(px - bodies[stick], axis=1) * foreground[stick][y0:y1, lo:hi][:, xs].reshape(-1)
     strong = px[d > max(8.0, 0.5 * float(np.percentile(d, 95)))]
     if len(strong) < 4:
         raise CalibrationError("belly image: the 빽도 mark is too small to learn its colour")
@@ -388,8 +426,10 @@ def _mark_on(patches: list[npt.NDArray[np.uint8]], foreground: list[npt.NDArray[
     scores = []
     for i, p in enumerate(patches):
         # each stick's ends against the mark as it would look on that stick's body
-        f0, f1 = F.end_profile(p, bodies[i], F.relative_mark(mark_lab, bodies[stick], bodies[i]),
-                               foreground=foreground[i])
+        a, b = spans[i]
+        f0, f1 = F.end_profile(np.ascontiguousarray(p[:, a:b]), bodies[i],
+                               F.relative_mark(mark_lab, bodies[stick], bodies[i]),
+                               foreground=np.ascontiguousarray(foreground[i][:, a:b]))
         scores.append((abs(f0 - f1), i))
     marked = next(f for f, i in scores if i == stick)
     other = max(f for f, i in scores if i != stick)

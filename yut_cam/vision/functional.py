@@ -283,6 +283,23 @@ def face_lab(names: tuple[str, ...], features: tuple[float, ...]) -> npt.NDArray
                      features[names.index("chroma_b")] + 128.0], np.float64)
 
 
+def tip_span(shows: npt.NDArray[np.bool_], max_trim: float) -> tuple[int, int]:
+    """The columns ``(lo, hi)`` of a stick's patch (length along x) from tip to tip of the
+    stick: ``shows`` (rows x columns) is where the stick shows; a column showing it on 30%
+    of the rows or more is the stick's (a mark covers only part of the width). From each end
+    of the patch, columns that do not (the mat or a shadow past a tip of a box too long) are
+    left out, up to ``max_trim`` of the length."""
+    w = shows.shape[1]
+    stick = shows.mean(axis=0) >= 0.3
+    budget = int(round(max_trim * w))
+    lo, hi = 0, w
+    while lo < budget and not stick[lo]:
+        lo += 1
+    while w - hi < budget and not stick[hi - 1]:
+        hi -= 1
+    return lo, hi
+
+
 def end_profile(patch: U8, body_lab: npt.NDArray[np.float64], mark_lab: npt.NDArray[np.float64],
                 end_fraction: float = 0.24, valid: U8 | None = None,
                 foreground: U8 | None = None, max_trim: float = 0.0) -> tuple[float, float]:
@@ -303,15 +320,9 @@ def end_profile(patch: U8, body_lab: npt.NDArray[np.float64], mark_lab: npt.NDAr
     sep = float(np.linalg.norm(mark_lab - body_lab))
     lo, hi = 0, w
     if max_trim > 0.0:
-        # a column of the stick shows its body somewhere across the width (a mark covers
-        # only part of it); columns past its tip show none
+        # a column of the stick shows its body somewhere across the width; columns past its tip none
         rows = full[int(h * 0.1):max(int(h * 0.1) + 1, int(round(h * 0.9)))]
-        stick = (np.linalg.norm(rows - body_lab, axis=2) < 0.35 * sep).mean(axis=0) >= 0.3
-        budget = int(round(max_trim * w))
-        while lo < budget and not stick[lo]:
-            lo += 1
-        while w - hi < budget and not stick[hi - 1]:
-            hi -= 1
+        lo, hi = tip_span(np.linalg.norm(rows - body_lab, axis=2) < 0.35 * sep, max_trim)
     lab = full[int(h * 0.25):max(int(h * 0.25) + 1, int(round(h * 0.75))), lo:hi]
     if valid is not None:
         valid = valid[:, lo:hi]
