@@ -14,6 +14,7 @@ import pytest
 from tests.vision_reader import scenes as S
 from yut_cam.vision.annotate import annotate
 from yut_cam.vision.calibration import Calibration, calibrate
+from yut_cam.vision.calmodel import MARK_FAINT
 from yut_cam.vision.errors import ImageError
 from yut_cam.vision.reasons import korean
 from yut_cam.vision.reader import read_image
@@ -60,6 +61,29 @@ def test_no_mark_seen_on_a_stick_far_darker_or_lighter_than_the_marked_one_is_as
     assert r.result == "도" and r.needs_referee
     assert any(why.startswith("빽도 mark unsure: stick") for why in r.reasons), r.reasons
     assert r.alternatives == ("빽도",)
+
+
+@pytest.mark.parametrize(("faces", "marked", "asks"), [
+    ("배등등등", 0, True),  # 빽도 read with a faint mark: asked, 도 offered
+    ("배등등등", None, False),  # the end plainly clean: 도 unasked
+    ("배배등등", 0, False),  # two sticks 배 up: the mark does not matter
+])
+def test_a_mark_faint_at_calibration_never_reads_a_sure_baekdo(
+        cal: Calibration, faces: str, marked: int | None, asks: bool) -> None:
+    # a mark that covered little of its end at calibration (a faint ring) is no surer than a
+    # speck of shade at a plain stick's end (held-out dev seed 1: 도 read 빽도 unasked twice)
+    img = S.render(S.four(faces, marked, seed=5), seed=15)
+    sure = read_image(img, cal)
+    assert not sure.needs_referee, sure.reasons
+    assert cal.mark is not None and cal.mark.marked_fraction >= MARK_FAINT
+    faint = dataclasses.replace(cal, mark=dataclasses.replace(cal.mark, marked_fraction=0.9 * MARK_FAINT))
+    assert faint.warnings[0].startswith("the 빽도 mark shows faintly (14% of its end): a throw read 빽도 will be")
+    r = read_image(img, faint)
+    assert (r.result, r.needs_referee) == (sure.result, asks), r.reasons
+    if asks:
+        (why,) = r.reasons
+        assert why.startswith("빽도 mark faint at calibration (14% of its end): is stick "), why
+        assert r.alternatives == ("도",)
 
 
 @pytest.fixture(scope="module")

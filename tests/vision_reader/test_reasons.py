@@ -24,6 +24,8 @@ CASES = [
     ("빽도 mark no longer read here (the referee corrected it): is stick 3 (배 up) the marked stick? (빽도 or 도)",
      "이 장소에서는 빽도 표시를 더 읽지 않습니다 (심판이 고친 적이 있음): 3번 윷(배)"),
     ("빽도 mark unsure (mark score 0.08, threshold 0.10)", "빽도 표시가 확실하지 않습니다"),
+    ("빽도 mark faint at calibration (12% of its end): is stick 2 (배 up) the marked stick? (빽도 or 도)",
+     "보정 때 빽도 표시가 흐리게 보였습니다 (끝의 12%): 2번 윷(배)이 빽도 윷인지"),
     ("빽도 mark unsure: stick 3 is 0.5 times as light as the marked stick at calibration",
      "3번 윷이 보정 때의 빽도 윷보다 훨씬 어둡거나 밝게 보입니다 (0.5배)"),
     ("빽도 mark may be hidden: an end of stick 4 lies under or against another stick", "4번 윷의 한쪽 끝"),
@@ -41,6 +43,9 @@ CASES = [
     ("only 3 stick(s) found", "윷을 3개만 찾았습니다"),
     ("6 stick-like regions, expected 4 (kept the 4 likeliest)", "윷 같은 것이 6개 보입니다"),
     ("reader error: image is blank (one flat colour, mean 0)", "판독 오류: image is blank"),
+    ("the 빽도 mark shows faintly (12% of its end): a throw read 빽도 will be handed to the referee as 도 or 빽도;"
+     " retake the 배 picture with the mark in plain view (or mark the stick more boldly) to read 빽도 by itself",
+     "빽도 표시가 흐리게 보입니다 (끝의 12%): 빽도로 읽은 던지기는 심판이"),
     ("the 빽도 mark was not learned (belly image: cannot tell which stick carries the 빽도 mark (…)): every throw"
      " with one stick 배 up will be handed to the referee as 도 or 빽도; retake the 배 picture", "빽도 표시를 배우지 못했습니다"),
     ("the 빽도 mark is not learned yet (belly image: cannot tell which stick carries the 빽도 mark (…)): every throw"

@@ -24,6 +24,11 @@ from yut_cam.vision.facemodel import FaceModel as FaceModel
 from yut_cam.vision.facemodel import Samples
 
 VERSION = 1
+# a 빽도 mark that showed on less than this share of its end at calibration (a faint ring, a
+# small dot on dark wood) is no surer than a speck of shade or a knot at a plain stick's end,
+# which reads as much (held-out dev seed 1: two such venues read 도 as 빽도 unasked): a 빽도
+# read with it is always asked (the reader's ``_mark_doubt``); a plainly clean end is still 도
+MARK_FAINT = 0.15
 
 Point = tuple[float, float]
 
@@ -39,6 +44,11 @@ class MarkModel:
     # the marked stick's body colour (Lab) beside the mark at calibration: the mark is read
     # relative to the body it is painted on (None in files written before it was kept)
     body_lab: tuple[float, float, float] | None = None
+
+    @property
+    def faint(self) -> bool:
+        """Too faint to read 빽도 unasked (``MARK_FAINT``)."""
+        return self.marked_fraction < MARK_FAINT
 
 
 @dataclass(frozen=True)
@@ -71,6 +81,10 @@ class Calibration:
     def warnings(self) -> tuple[str, ...]:
         """What this calibration cannot do, for whoever made it (CLI, console)."""
         if self.mark is not None:
+            if self.mark.faint:
+                return (f"the 빽도 mark shows faintly ({self.mark.marked_fraction:.0%} of its end): a throw read 빽도"
+                        " will be handed to the referee as 도 or 빽도; retake the 배 picture with the mark in plain"
+                        " view (or mark the stick more boldly) to read 빽도 by itself",)
             return ()
         if self.mark_distrusted:
             return (f"the 빽도 mark is no longer read ({self.mark_problem}): every throw with one stick 배 up"

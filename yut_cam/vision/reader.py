@@ -573,6 +573,9 @@ def _mark_doubt(i: int, stick: _StickRead, merged: bool, cal: Calibration) -> st
     if lo * thr < share < hi * thr:
         return f"빽도 mark unsure (mark score {share:.2f}, threshold {thr:.2f})"
     if share > lo * thr:
+        if cal.mark.faint:  # no surer than a speck of shade at a plain end
+            return (f"빽도 mark faint at calibration ({cal.mark.marked_fraction:.0%} of its end): is stick {i + 1}"
+                    " (배 up) the marked stick? (빽도 or 도)")
         return ""
     if stick.end_seen < 0.7:  # a mark seen clearly is seen
         return f"빽도 mark may be hidden: an end of stick {i + 1} lies under or against another stick"
