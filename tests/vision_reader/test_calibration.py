@@ -266,17 +266,20 @@ def test_a_small_mark_stands_out_from_an_end_of_darker_wood() -> None:
 
 
 def test_a_small_mark_is_learned_and_read() -> None:
-    """A dot a ninth of the stick's width across, a fifth of its length from the end."""
+    """A dot a ninth of the stick's width across, a fifth of its length from the end: learned,
+    and read, but too faint to read 빽도 unasked (a speck of shade at a plain end is as
+    large): 빽도 is offered to the referee with 도, a clean end reads 도 by itself."""
     empty, _, back = S.calibration_set()
     spots = [(400, 250, 20), (800, 230, 100), (420, 500, 160), (850, 520, 60)]
     small = {"mark_at": 16, "mark_radius": 1}
     belly = S.render([S.Stick(x, y, a, "배", marked=i == 2, **small) for i, (x, y, a) in enumerate(spots)], 1)
     cal = calibrate(empty, belly, back)
-    assert cal.mark is not None, cal.mark_problem
+    assert cal.mark is not None and cal.mark.faint, cal.mark_problem
     for seed, marked, expected in [(0, 0, "빽도"), (1, None, "도"), (2, 0, "빽도")]:
         sticks = [S.Stick(s.cx, s.cy, s.angle, s.face, s.marked, **small) for s in S.four("배등등등", marked, seed=seed)]
         r = read_image(S.render(sticks, seed=seed + 10), cal)
-        assert (r.result, r.needs_referee) == (expected, False), r.reasons
+        assert (r.result, r.needs_referee) == (expected, expected == "빽도"), r.reasons
+        assert r.alternatives == (("도",) if expected == "빽도" else ())
 
 
 def test_a_faint_mark_is_read_on_a_stick_in_other_light() -> None:

@@ -195,6 +195,33 @@ def test_end_profile_trims_a_box_longer_than_the_stick() -> None:
     assert untrimmed > 0.05 and near == far == 0.0
 
 
+GREY_MAT, DARK_GREY = (150, 150, 150), (62, 60, 64)
+
+
+@pytest.mark.parametrize(("paint", "far_marked"), [
+    ("shadow", False),  # the stick's shadow on the mat past its tip, and the blurred rim: no mark
+    ("shadow+dot", True),  # a dark dot near that end, the body between it and the tip
+    ("shadow+tip mark", True),  # a mark of a colour no blend makes at the very tip
+])
+def test_end_profile_leaves_out_a_shadow_past_a_tip_given_the_mat(paint: str, far_marked: bool) -> None:
+    """A box reaching 10% past a pale stick's tip over its shadow on a grey mat (held-out dev
+    seed 1: 도 read 빽도 unasked, a dark mark's colour): the shadow and the rim are blends of
+    the body with the empty mat or its shade, left out when the mat under the patch is known."""
+    patch = np.full((24, 96, 3), PALE, np.uint8)
+    patch[:, 86:] = (65, 65, 65)  # the grey mat in shade
+    patch[:, 84:86] = (118, 132, 145)  # the rim: half body, half shade
+    mark = DARK_GREY
+    if "dot" in paint:
+        patch[9:15, 74:80] = DARK_GREY
+    if "tip mark" in paint:
+        patch[6:18, 80:84], mark = DARK_RED, DARK_RED
+    mat = np.full((24, 96, 3), GREY_MAT, np.uint8)
+    _, blind = F.end_profile(patch, _lab(PALE), _lab(mark), max_trim=0.04)
+    near, far = F.end_profile(patch, _lab(PALE), _lab(mark), max_trim=0.04, mat=mat)
+    assert blind > 0.1 and near == 0.0
+    assert (far > 0.05) == far_marked, far
+
+
 @pytest.mark.parametrize("past_start, past_end, expected", [
     (0, 0, (0, 96)),  # a box that fits: nothing left out
     (7, 0, (7, 96)),  # the mat past one tip of a box too long

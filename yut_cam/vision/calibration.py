@@ -36,12 +36,6 @@ MARK_PEAK = 0.12
 # (geometric mean); other sticks' ends showing nothing at calibration count as this much:
 # a speck of shade or dirt at a clean stick's end in a throw is asked about, not read 빽도
 MARK_OTHER_FLOOR = 0.03
-# a stick's box may reach past its tips onto the mat or the stick's shadow (unequally at the
-# two ends): columns at a tip that show no stick, up to this share of the length, are no end
-# of it (F.tip_span, _stick_shows)
-TIP_TRIM = 0.15
-TIP_BODY = 12.0  # ΔE from the body's colour within which a pixel shows the body
-TIP_CHROMA = 6.0  # chroma (Lab a, b) within which a pixel is a blend of the body and the mat
 
 
 def check_image(image: Any, name: str) -> npt.NDArray[np.uint8]:
@@ -329,22 +323,6 @@ def _face_model(belly: list[npt.NDArray[np.float64]], back: list[npt.NDArray[np.
     return model
 
 
-def _stick_shows(lab: npt.NDArray[np.float64], mat: npt.NDArray[np.float64],
-                 body: npt.NDArray[np.float64]) -> npt.NDArray[np.bool_]:
-    """Where a stick's patch (Lab) shows the stick (over the rows a tip's test reads, 10-90%
-    of the width): its body's colour, or a colour that is no blend of the body with the empty
-    mat's patch ``mat`` there or the mat's shade (a mark). Past a tip the mat, its shade and
-    the blurred rim show, all blends of the two."""
-    h = lab.shape[0]
-    rows = slice(int(h * 0.1), max(int(h * 0.1) + 1, int(round(h * 0.9))))
-    px, under = lab[rows, :, 1:], mat[rows, :, 1:]  # chroma (a, b): shade keeps the mat's
-    toward = body[1:] - under
-    t = np.clip(((px - under) * toward).sum(axis=2) / np.maximum((toward * toward).sum(axis=2), 1e-6), 0.0, 1.0)
-    blend = np.linalg.norm(px - (under + t[..., None] * toward), axis=2) < TIP_CHROMA
-    out: npt.NDArray[np.bool_] = (np.linalg.norm(lab[rows] - body, axis=2) < TIP_BODY) | ~blend
-    return out
-
-
 Labs = list[npt.NDArray[np.float64]]
 
 
@@ -364,7 +342,7 @@ def _mark_ends(patches: list[npt.NDArray[np.uint8]], foreground: list[npt.NDArra
     h, w = labs[0].shape[:2]
     y0, y1 = int(h * 0.25), int(round(h * 0.75))  # middle rows: the long edges may show mat
     bodies = [np.median(lab[y0:y1, int(w * 0.35):int(w * 0.65)].reshape(-1, 3), axis=0) for lab in labs]
-    spans = [F.tip_span(_stick_shows(lab, mat, body), TIP_TRIM) for lab, mat, body in zip(labs, mats, bodies)]
+    spans = [F.tip_span(F.stick_shows(lab, mat, body), F.TIP_TRIM) for lab, mat, body in zip(labs, mats, bodies)]
     asym = []
     for i, lab in enumerate(labs):
         lo, hi = spans[i]

@@ -283,6 +283,30 @@ def face_lab(names: tuple[str, ...], features: tuple[float, ...]) -> npt.NDArray
                      features[names.index("chroma_b")] + 128.0], np.float64)
 
 
+# a stick's box may reach past its tips onto the mat or the stick's shadow (unequally at the
+# two ends): columns at a tip that show no stick (stick_shows), up to this share of the
+# length, are no end of it (tip_span)
+TIP_TRIM = 0.15
+TIP_BODY = 12.0  # ΔE from the body's colour within which a pixel shows the body
+TIP_CHROMA = 6.0  # chroma (Lab a, b) within which a pixel is a blend of the body and the mat
+
+
+def stick_shows(lab: npt.NDArray[np.float64], mat: npt.NDArray[np.float64],
+                body: npt.NDArray[np.float64]) -> npt.NDArray[np.bool_]:
+    """Where a stick's patch (Lab) shows the stick (over the rows a tip's test reads, 10-90%
+    of the width): its body's colour, or a colour that is no blend of the body with the empty
+    mat's patch ``mat`` (Lab) there or the mat's shade (a mark). Past a tip the mat, its shade
+    and the blurred rim show, all blends of the two."""
+    h = lab.shape[0]
+    rows = slice(int(h * 0.1), max(int(h * 0.1) + 1, int(round(h * 0.9))))
+    px, under = lab[rows, :, 1:], mat[rows, :, 1:]  # chroma (a, b): shade keeps the mat's
+    toward = body[1:] - under
+    t = np.clip(((px - under) * toward).sum(axis=2) / np.maximum((toward * toward).sum(axis=2), 1e-6), 0.0, 1.0)
+    blend = np.linalg.norm(px - (under + t[..., None] * toward), axis=2) < TIP_CHROMA
+    out: npt.NDArray[np.bool_] = (np.linalg.norm(lab[rows] - body, axis=2) < TIP_BODY) | ~blend
+    return out
+
+
 def tip_span(shows: npt.NDArray[np.bool_], max_trim: float) -> tuple[int, int]:
     """The columns ``(lo, hi)`` of a stick's patch (length along x) from tip to tip of the
     stick: ``shows`` (rows x columns) is where the stick shows; a column showing it on 30%
@@ -302,7 +326,7 @@ def tip_span(shows: npt.NDArray[np.bool_], max_trim: float) -> tuple[int, int]:
 
 def end_profile(patch: U8, body_lab: npt.NDArray[np.float64], mark_lab: npt.NDArray[np.float64],
                 end_fraction: float = 0.24, valid: U8 | None = None,
-                foreground: U8 | None = None, max_trim: float = 0.0) -> tuple[float, float]:
+                foreground: U8 | None = None, max_trim: float = 0.0, mat: U8 | None = None) -> tuple[float, float]:
     """How much each end of a stick patch looks like the 빽도 mark.
 
     For each end (the first and last ``end_fraction`` of the length), the share of its
@@ -313,7 +337,10 @@ def end_profile(patch: U8, body_lab: npt.NDArray[np.float64], mark_lab: npt.NDAr
     mat must not read the mat as a mark. Rows that are mark-like in the stick's middle too
     (mat or shade along a side of a box askew) are left out, and so are up to ``max_trim``
     (a share of the length) of columns at the tips where no body shows across the width (a
-    box longer than the stick). Returns (start end, far end), each 0..1.
+    box longer than the stick). With ``mat`` (the empty mat under the patch, same light), the
+    columns at a tip that are blends of the body with the mat or its shade (the blurred rim,
+    a shadow past the tip: :func:`stick_shows`) are left out too, up to ``TIP_TRIM``.
+    Returns (start end, far end), each 0..1.
     """
     h, w = patch.shape[:2]
     full = cv2.cvtColor(patch, cv2.COLOR_BGR2LAB).astype(np.float64)
@@ -323,6 +350,10 @@ def end_profile(patch: U8, body_lab: npt.NDArray[np.float64], mark_lab: npt.NDAr
         # a column of the stick shows its body somewhere across the width; columns past its tip none
         rows = full[int(h * 0.1):max(int(h * 0.1) + 1, int(round(h * 0.9)))]
         lo, hi = tip_span(np.linalg.norm(rows - body_lab, axis=2) < 0.35 * sep, max_trim)
+    if mat is not None:
+        under = cv2.cvtColor(mat, cv2.COLOR_BGR2LAB).astype(np.float64)
+        lo2, hi2 = tip_span(stick_shows(full, under, body_lab), max(max_trim, TIP_TRIM))
+        lo, hi = max(lo, lo2), min(hi, hi2)
     lab = full[int(h * 0.25):max(int(h * 0.25) + 1, int(round(h * 0.75))), lo:hi]
     if valid is not None:
         valid = valid[:, lo:hi]

@@ -528,8 +528,10 @@ def _read_stick(scene: _Scene, i: int) -> _StickRead:
         # the venue's mark; with none yet, how each candidate reads this stick (to learn the
         # mark from a confirmed 빽도)
         models = (cal.mark,) if cal.mark is not None else cal.mark_candidates
-        shares, seen_end, body_light = _read_marks(image, rect_m, across, light, near, scene.differs, scene.fg_raw,
-                                                   s, cal, models)
+        # the empty mat in the light it had at calibration here, to tell a tip's blurred rim
+        mat_light = F.light_at(scene.field, np.ones((1, 1, 3), np.float32), f.rect.cx, f.rect.cy, cal.work_size)
+        shares, seen_end, body_light = _read_marks(image, rect_m, across, (light, mat_light), near, scene.differs,
+                                                   scene.fg_raw, s, cal, models)
         if cal.mark is not None:
             mark_share, end_seen, lightness = shares[0], seen_end, body_light
             box_share = rect_m.length / cal.stick_length
@@ -589,7 +591,8 @@ def _mark_doubt(i: int, stick: _StickRead, merged: bool, cal: Calibration) -> st
     return ""
 
 
-def _read_marks(image: npt.NDArray[np.uint8], rect: F.Rect, across: float, light: npt.NDArray[np.float32],
+def _read_marks(image: npt.NDArray[np.uint8], rect: F.Rect, across: float,
+                lights: tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]],
                 near: npt.NDArray[np.uint8], differs: npt.NDArray[np.uint8], stick_px: npt.NDArray[np.uint8],
                 s: float, cal: Calibration, marks: tuple[MarkModel, ...]) -> tuple[list[float], float, float]:
     """How much more one end of the 배-up stick in ``rect`` (full-size coordinates) looks like
@@ -603,12 +606,17 @@ def _read_marks(image: npt.NDArray[np.uint8], rect: F.Rect, across: float, light
     (``stick_px``, work size: not the mat, nor shade on it). Pixels near another stick
     (``near``, work size) are left out unless they show this stick's own body or a mark on
     it: a 배 stick lying on a 등 one shows its end. ``differs`` (work size) is what differs
-    from the empty mat at all: only such pixels can be the mark."""
+    from the empty mat at all: only such pixels can be the mark. ``lights``: the light on
+    the stick now and the empty mat's at calibration there (the tips are read against it)."""
     reach = 1.0 + 2.0 * MARK_REACH
     n = int(round(PATCH_SIZE[0] / 0.94 * reach))
     size = (n, PATCH_SIZE[1])
     longer = F.inner(rect._replace(length=rect.length * reach), 1.0, across)
+    light, mat_light = lights
     patch = F.correct_light(F.stick_patch(image, longer, size), light)
+    # the empty mat under it (calibration's picture, in the same light): a tip's blurred rim
+    # and a shadow past it are blends of the two (F.stick_shows), no end of the stick
+    mat = F.correct_light(F.stick_patch(cal.background, longer.scaled(s), size), mat_light)
     clear = (F.stick_patch(np.ascontiguousarray(near), longer.scaled(s), size) < 64).astype(np.uint8)
     differ = (F.stick_patch(differs, longer.scaled(s), size) > 127).astype(np.uint8)
     lab = cv2.cvtColor(patch, cv2.COLOR_BGR2LAB).astype(np.float64)
@@ -649,7 +657,8 @@ def _read_marks(image: npt.NDArray[np.uint8], rect: F.Rect, across: float, light
         for mark_lab in (m for m in looks if m is not None):
             ends = F.end_profile(np.ascontiguousarray(patch[:, window]), body, mark_lab,
                                  valid=np.ascontiguousarray(valid[:, window]),
-                                 foreground=np.ascontiguousarray(differ[:, window]), max_trim=trim)
+                                 foreground=np.ascontiguousarray(differ[:, window]), max_trim=trim,
+                                 mat=np.ascontiguousarray(mat[:, window]))
             share = max(share, abs(ends[0] - ends[1]))
         shares.append(share)
     inside = valid[int(h * 0.25):int(h * 0.75), window]
