@@ -299,11 +299,20 @@ def stick_shows(lab: npt.NDArray[np.float64], mat: npt.NDArray[np.float64],
     and the blurred rim show, all blends of the two."""
     h = lab.shape[0]
     rows = slice(int(h * 0.1), max(int(h * 0.1) + 1, int(round(h * 0.9))))
-    px, under = lab[rows, :, 1:], mat[rows, :, 1:]  # chroma (a, b): shade keeps the mat's
+    blend = blends(lab[rows], mat[rows], body)
+    out: npt.NDArray[np.bool_] = (np.linalg.norm(lab[rows] - body, axis=-1) < TIP_BODY) | ~blend
+    return out
+
+
+def blends(lab: npt.NDArray[np.float64], mat: npt.NDArray[np.float64],
+           body: npt.NDArray[np.float64]) -> npt.NDArray[np.bool_]:
+    """Whether colours ``lab`` (Lab, ... x 3) are blends of the ``body``'s with the mat's
+    (``mat``, the same shape or one colour) or its shade: their chroma (a, b; shade keeps the
+    mat's) lies within ``TIP_CHROMA`` of the line between the two."""
+    px, under = lab[..., 1:], np.broadcast_to(mat[..., 1:], lab[..., 1:].shape)
     toward = body[1:] - under
-    t = np.clip(((px - under) * toward).sum(axis=2) / np.maximum((toward * toward).sum(axis=2), 1e-6), 0.0, 1.0)
-    blend = np.linalg.norm(px - (under + t[..., None] * toward), axis=2) < TIP_CHROMA
-    out: npt.NDArray[np.bool_] = (np.linalg.norm(lab[rows] - body, axis=2) < TIP_BODY) | ~blend
+    t = np.clip(((px - under) * toward).sum(axis=-1) / np.maximum((toward * toward).sum(axis=-1), 1e-6), 0.0, 1.0)
+    out: npt.NDArray[np.bool_] = np.linalg.norm(px - (under + t[..., None] * toward), axis=-1) < TIP_CHROMA
     return out
 
 
@@ -353,7 +362,17 @@ def end_profile(patch: U8, body_lab: npt.NDArray[np.float64], mark_lab: npt.NDAr
     if mat is not None:
         under = cv2.cvtColor(mat, cv2.COLOR_BGR2LAB).astype(np.float64)
         lo2, hi2 = tip_span(stick_shows(full, under, body_lab), max(max_trim, TIP_TRIM))
-        lo, hi = max(lo, lo2), min(hi, hi2)
+        # a mark that is itself such a blend (a redder patch on pink wood on a red mat) cannot
+        # be told from the rim: that end keeps its columns
+        tip = max(1, int(round(TIP_TRIM * w)))
+
+        def told_apart(cols: slice) -> bool:
+            return not bool(blends(mark_lab, np.median(under[:, cols].reshape(-1, 3), axis=0), body_lab))
+
+        if told_apart(slice(0, tip)):
+            lo = max(lo, lo2)
+        if told_apart(slice(w - tip, w)):
+            hi = min(hi, hi2)
     lab = full[int(h * 0.25):max(int(h * 0.25) + 1, int(round(h * 0.75))), lo:hi]
     if valid is not None:
         valid = valid[:, lo:hi]
