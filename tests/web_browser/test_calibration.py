@@ -4,6 +4,8 @@ reads with the new calibration (its status turns to 카메라 정상)."""
 
 from __future__ import annotations
 
+import dataclasses
+
 import json
 import os
 import re
@@ -194,8 +196,12 @@ def test_a_calibration_without_the_mark_is_shown_in_amber(open_page: Callable[..
         page.click("#cal-run")
         page.wait_for_selector("#cal-result.warn", timeout=60_000)
         text = page.locator("#cal-result").inner_text()
-        assert "보정했습니다 (주의)" in text and "빽도 표시를 배우지 못했습니다" in text, text
-        page.wait_for_function("() => document.querySelector('#cal-now').textContent.includes('빽도 표시 없음')")
+        # the service's pictures may show a stick whose ends differ a little (then the first 빽도
+        # confirmed teaches the mark) or none: either way one stick 배 up is the referee's call
+        assert "보정했습니다 (주의)" in text and "심판이 도인지 빽도인지 정합니다" in text, text
+        assert "빽도 표시를 배우지 못했습니다" in text or "빽도 표시가 있는 윷을 아직 모릅니다" in text, text
+        page.wait_for_function("() => ['빽도 표시 없음', '빽도를 한 번 확인하면 배웁니다'].some("
+                               "w => document.querySelector('#cal-now').textContent.includes(w))")
         page.screenshot(path=str(shots_dir / "calibration-no-mark.png"))
         assert js_errors(page) == []
     finally:
@@ -204,12 +210,15 @@ def test_a_calibration_without_the_mark_is_shown_in_amber(open_page: Callable[..
 
 def test_a_calibration_that_can_learn_the_mark_says_so(open_page: Callable[..., Any], tmp_path: Path,
                                                        shots_dir: Path) -> None:
-    """Photos where a chalk smudge at another stick's end hides which stick is marked: the
-    dialog says the first 빽도 the referee confirms will teach the mark."""
+    """Photos where a blot at another stick's end hides which stick is marked: the dialog says
+    the first 빽도 the referee confirms will teach the mark."""
     from tests.vision_reader import scenes as S
     from tests.vision_reader import test_learn_mark as M
 
     belly = M.smudged([S.Stick(x, y, a, "배", marked=(i == 2)) for i, (x, y, a) in enumerate(M.SPOTS)], 0)
+    # at this size, after the service's JPEG, the vision tests' chalk is told from the red mark
+    # by an end's most different stretch (calibration.MARK_PEAK); a blot of blue ink is not
+    belly[0] = dataclasses.replace(belly[0], mark_color=(200, 60, 30), mark_radius=10)
     back = [S.Stick(x, y, a, "등") for x, y, a in M.SPOTS]
     empty = S.render([], 0, size=SIZE)
     mat = [(x * SIZE[0] / S.SIZE[0], y * SIZE[1] / S.SIZE[1]) for x, y in S.MAT]
