@@ -155,6 +155,41 @@ def test_camera_reading_is_confirmed_or_corrected_with_one_tap(
     assert js_errors(board_page) == [] and js_errors(ref) == []
 
 
+def test_reading_in_the_move_phase_waits_for_the_moves(
+    live_server_module: LiveServer, open_page: Callable[..., Any]
+) -> None:
+    """Sticks read while the pieces are still to be moved: the rules take no throw now, so the
+    console holds the reading (confirm and results disabled, saying why) until the moves are
+    made, and it can be thrown away."""
+    server = live_server_module
+    match_id = server.create_match()
+    ref = console(open_page, server, match_id)
+    server.inject_reading(match_id, result="개", confidence=0.95)
+    ref.wait_for_selector("#r-confirm:not([hidden])").click()
+    ref.wait_for_function("[...document.querySelectorAll('#pending .chip')].map(c => c.textContent).join() === '개'")
+    # the move is not made yet: a reading arrives
+    server.inject_reading(match_id, result="도", confidence=0.95)
+    ref.wait_for_function("document.getElementById('r-confirm').textContent.includes('도')")
+    assert ref.locator("#r-confirm").is_disabled()
+    assert ref.locator("#results .result:not([disabled])").count() == 0
+    assert "말을 다 쓴 뒤에" in ref.inner_text("#r-note")
+    assert "waits" in (ref.get_attribute("#reading-card", "class") or "")
+    assert ref.locator("#r-dismiss").is_enabled()
+    seq = live_state(server, match_id)["seq"]
+    # the move made, the same reading can be confirmed for the next team
+    ref.click("#tray0 .tray-piece.selectable")
+    ref.click('.yut-board .target[data-to="개"]')
+    ref.wait_for_function("!document.getElementById('r-confirm').disabled")
+    assert "waits" not in (ref.get_attribute("#reading-card", "class") or "")
+    assert ref.locator('#results .result[data-result="도"]').is_enabled()
+    ref.click("#r-confirm")
+    ref.wait_for_function("[...document.querySelectorAll('#pending .chip')].map(c => c.textContent).join() === '도'")
+    events = server.referee().get(f"/api/matches/{match_id}/events")[1]
+    assert len(events) == seq + 2  # the move, then the throw: nothing was refused on the way
+    assert events[-1]["event"]["type"] == "throw" and events[-1]["event"]["team"] == 1
+    assert js_errors(ref) == []
+
+
 def test_spectator_cannot_write(live_server_module: LiveServer, open_page: Callable[..., Any]) -> None:
     server = live_server_module
     match_id = server.create_match()

@@ -190,15 +190,22 @@ function renderReading() {
     confirm.textContent = `✔ ${reading.result} 확인`;
     confirm.dataset.result = reading.result;
     confirm.hidden = false;
+    // a throw read while the pieces are still to be moved (or after the match) waits: the
+    // rules take no throw now, so it cannot be confirmed until the moves are made
+    confirm.disabled = !throwPhase();
     // why the camera is not sure, stick numbers as drawn on the picture
     const why = reading.needs_referee ? (reading.reasons_ko || []) : [];
     $("r-why").replaceChildren(...why.map((text) => h("li", {}, text)));
     $("r-why").hidden = !why.length;
     $("r-dismiss").hidden = false;
     // what else the throw may be: the referee looks at the sticks named above and taps one
-    $("r-note").textContent = alts.length
-      ? `${[reading.result, ...alts].join(" 또는 ")}: 위 윷을 보고 아래에서 맞는 결과를 한 번 누르세요`
-      : "다르면 아래에서 맞는 결과를 한 번 누르세요";
+    $("r-note").textContent = !throwPhase()
+      ? (state.status === "finished" || state.phase === "over"
+        ? "경기가 끝났습니다: 이 판독은 기록할 수 없습니다. 판독을 버리세요"
+        : "지금은 말을 쓸 차례입니다: 말을 다 쓴 뒤에 이 판독을 확인하세요 (던진 것이 아니면 판독을 버리세요)")
+      : alts.length
+        ? `${[reading.result, ...alts].join(" 또는 ")}: 위 윷을 보고 아래에서 맞는 결과를 한 번 누르세요`
+        : "다르면 아래에서 맞는 결과를 한 번 누르세요";
   } else {
     $("r-caption").textContent = src ? "마지막 던지기 사진 · 새 판독 없음" : "카메라 판독 없음";
     confirm.hidden = true;
@@ -206,9 +213,9 @@ function renderReading() {
     $("r-dismiss").hidden = true;
     $("r-note").textContent = throwPhase() ? "카메라 없이: 던진 결과를 한 번 누르세요" : "지금은 던질 차례가 아닙니다";
   }
-  const enabled = throwPhase() || !!reading;
+  card.classList.toggle("waits", !!reading && !throwPhase());
   document.querySelectorAll("#results .result").forEach((b) => {
-    b.disabled = !enabled;
+    b.disabled = !throwPhase();
     b.classList.toggle("camera-says", !!reading && b.dataset.result === reading.result);
     b.classList.toggle("camera-maybe", readingAlternatives(reading).includes(b.dataset.result));
   });
