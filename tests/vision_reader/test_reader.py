@@ -293,6 +293,29 @@ def test_a_half_mostly_under_another_stick_raises_no_doubt(cal: Calibration, und
     assert (r.result, r.needs_referee) == ("개", False), r.reasons
 
 
+@pytest.mark.parametrize(("top_tint", "own_tint", "glare"), [
+    (1.25, 1.0, False),  # a light 배 stick clipping where it lies across a 등 stick: no glare on the 등
+    (1.35, 1.0, False),
+    (1.0, 1.3, True),  # the 등 stick itself blown out: asked about
+    (1.0, 1.45, True),
+])
+@pytest.mark.parametrize("seed", [1, 2])
+def test_glare_is_judged_on_what_shows_of_a_stick(cal: Calibration, top_tint: float, own_tint: float, glare: bool,
+                                                  seed: int) -> None:
+    """Blown-out pixels doubt a stick's face only where they are its own: a light stick lying
+    across a dark one may clip, and it says nothing of the one below (counted over the whole
+    box, the 등 stick below was asked about for glare every time)."""
+    sticks = [S.Stick(500, 300, 0, "등", tint=own_tint), S.Stick(500, 300, 90, "배", tint=top_tint),
+              S.Stick(850, 250, 30, "등"), S.Stick(380, 540, 150, "배")]
+    if top_tint == 1.0:  # the 등 stick lies alone
+        sticks[1] = S.Stick(700, 520, 100, "배")
+    r = read_image(S.render(sticks, seed=seed), cal)
+    assert r.result == "개"
+    assert any("glare" in x for x in r.reasons) == glare, r.reasons
+    if not glare:
+        assert not r.needs_referee, r.reasons
+
+
 def test_fewer_than_four_sticks_is_nak(cal: Calibration) -> None:
     sticks = S.four("배배등등", seed=7)[:3]
     r = read_image(S.render(sticks, seed=17), cal)

@@ -361,18 +361,15 @@ def end_profile(patch: U8, body_lab: npt.NDArray[np.float64], mark_lab: npt.NDAr
         lo, hi = tip_span(np.linalg.norm(rows - body_lab, axis=2) < 0.35 * sep, max_trim)
     if mat is not None:
         under = cv2.cvtColor(mat, cv2.COLOR_BGR2LAB).astype(np.float64)
-        lo2, hi2 = tip_span(stick_shows(full, under, body_lab), max(max_trim, TIP_TRIM))
         # a mark that is itself such a blend (a redder patch on pink wood on a red mat) cannot
         # be told from the rim: that end keeps its columns
         tip = max(1, int(round(TIP_TRIM * w)))
-
-        def told_apart(cols: slice) -> bool:
-            return not bool(blends(mark_lab, np.median(under[:, cols].reshape(-1, 3), axis=0), body_lab))
-
-        if told_apart(slice(0, tip)):
-            lo = max(lo, lo2)
-        if told_apart(slice(w - tip, w)):
-            hi = min(hi, hi2)
+        trim = [not bool(blends(mark_lab, np.median(under[:, cols].reshape(-1, 3), axis=0), body_lab))
+                for cols in (slice(0, tip), slice(w - tip, w))]
+        if any(trim):
+            lo2, hi2 = tip_span(stick_shows(full, under, body_lab), max(max_trim, TIP_TRIM))
+            lo = max(lo, lo2) if trim[0] else lo
+            hi = min(hi, hi2) if trim[1] else hi
     lab = full[int(h * 0.25):max(int(h * 0.25) + 1, int(round(h * 0.75))), lo:hi]
     if valid is not None:
         valid = valid[:, lo:hi]
@@ -478,9 +475,15 @@ def own_pixels(patch: U8, body_lab: npt.NDArray[np.float64], other_lab: npt.NDAr
                       np.uint8)
 
 
-def saturated_fraction(patch: U8) -> float:
-    """Share of pixels blown out (any channel at 250 or more): glare."""
-    return float((patch.max(axis=2) >= 250).mean())
+def saturated_fraction(patch: U8, valid: U8 | None = None) -> float:
+    """Share of pixels blown out (any channel at 250 or more): glare. With ``valid``, of
+    those pixels only (a stick's own: a light stick lying across it is no glare on it);
+    0 when none is valid."""
+    blown = patch.max(axis=2) >= 250
+    if valid is None:
+        return float(blown.mean())
+    own = valid > 0
+    return float(blown[own].mean()) if own.any() else 0.0
 
 
 def segment(image_work: U8, background: U8, params: SegmentParams, clean_radius: int,
@@ -564,12 +567,15 @@ def illumination(background: U8, on_mat: U8, cells: int = 80) -> F32:
     return out
 
 
-def light_at(field: F32, gain: F32, x: float, y: float, work_size: tuple[int, int]) -> F32:
+def light_at(field: F32, gain: F32 | None, x: float, y: float, work_size: tuple[int, int]) -> F32:
     """The light on a stick at work coordinates (x, y): the change since calibration
-    (``gain``, work size) times the mat's illumination there (``field``, small)."""
-    gh, gw = gain.shape[:2]
+    (``gain``, work size; None: the light calibration saw) times the mat's illumination
+    there (``field``, small)."""
     fh, fw = field.shape[:2]
-    g = gain[min(gh - 1, max(0, int(y))), min(gw - 1, max(0, int(x)))]
     f = field[min(fh - 1, max(0, int(y * fh / work_size[1]))), min(fw - 1, max(0, int(x * fw / work_size[0])))]
+    if gain is None:
+        return np.asarray(f, np.float32)
+    gh, gw = gain.shape[:2]
+    g = gain[min(gh - 1, max(0, int(y))), min(gw - 1, max(0, int(x)))]
     out: F32 = np.asarray(g * f, np.float32)
     return out
