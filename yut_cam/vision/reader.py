@@ -108,12 +108,22 @@ class _Found:
     narrow: bool = False  # too narrow for its length: it may stand on its edge
 
 
+@dataclass(frozen=True)
+class _Regions:
+    """The sticks :func:`_find` found in a still."""
+
+    found: list[_Found]  # the four likeliest (or fewer)
+    left_out: list[F.Rect]  # the boxes (work size) of the stick-like regions beyond four
+    uncounted: bool  # a stick may be missing from the count (fewer than four, a region holding more)
+
+
 def _find(mask: npt.NDArray[np.uint8], lab: F.F32, diffs: tuple[F.F32, F.F32], cal: Calibration,
-          reasons: list[str]) -> list[_Found]:
+          reasons: list[str]) -> _Regions:
     s = cal.work_scale
     length, width = cal.stick_length * s, cal.stick_width * s
     area = length * width
     found: list[_Found] = []
+    uncounted = False  # a stick may be missing from the count
     regions = F.blobs(mask, min_area=0.12 * area)
     if bridge_pieces(mask, regions, length, width):
         regions = F.blobs(mask, min_area=0.12 * area)
@@ -153,6 +163,7 @@ def _find(mask: npt.NDArray[np.uint8], lab: F.F32, diffs: tuple[F.F32, F.F32], c
             narrow = single.width < 0.62 * width and single.length > 0.7 * length
             if not narrow and extra > 0.3 and sum(counts) < 4:
                 reasons.append(f"a region of {ratio:.1f} sticks' area read as one stick")
+                uncounted = True
             found.append(_Found(rect, float(b.area), partial=single.length < 0.7 * length, narrow=narrow))
             continue
         rects, explained = F.fit_rectangles(b.mask, k, length, width)
@@ -164,6 +175,7 @@ def _find(mask: npt.NDArray[np.uint8], lab: F.F32, diffs: tuple[F.F32, F.F32], c
         if explained < 0.88 or ratio - k > 0.45 or ratio < covers - 0.75:
             reasons.append(f"{k} sticks merged beyond clean separation "
                            f"({explained:.0%} of the region explained, {ratio:.1f} sticks of area)")
+            uncounted = True
         elif k > k0 and _doubled(rects, width, 90.0):
             # only the count of four split it, into two boxes on one place (at any angle: two
             # sticks crossing at their middles would have an outline wider than one stick's):
@@ -180,6 +192,7 @@ def _find(mask: npt.NDArray[np.uint8], lab: F.F32, diffs: tuple[F.F32, F.F32], c
             found.append(_Found(r.shifted(b.x, b.y), float(b.area) / k, merged=True))
     if len(found) < 4:
         reasons.append(f"only {len(found)} stick(s) found")
+        uncounted = True
     if len(found) > 4:
         # a region of the empty mat's colour, only darker or lighter, is the rim of a shade
         # more likely than a stick: with exactly four of a stick's colour, those are read
@@ -190,8 +203,8 @@ def _find(mask: npt.NDArray[np.uint8], lab: F.F32, diffs: tuple[F.F32, F.F32], c
         # region, do not, whatever their area
         order = sorted(range(len(found)), key=lambda i: (shade[i], -found[i].support
                                                          * min(1.0, _density(mask, found[i].rect) / SOLID)))
-        found = [found[i] for i in order[:4]]
-    return found
+        return _Regions([found[i] for i in order[:4]], [found[i].rect for i in order[4:]], uncounted)
+    return _Regions(found, [], uncounted)
 
 
 def _count(b: F.Blob, length: float, width: float) -> tuple[F.Rect, int, float]:
@@ -312,6 +325,15 @@ def _edge_depth(rect: F.Rect, mat: npt.NDArray[np.float32]) -> float:
     return max(cv2.pointPolygonTest(mat, (float(p[0]), float(p[1])), True) for p in pts)
 
 
+def _depth_reach(rect: F.Rect, cal: Calibration, mat: npt.NDArray[np.float32]) -> tuple[float, float]:
+    """How deep a box (full size) reaches into the mat (px, < 0 outside), and how deep the
+    whole stick could: a box shorter than a stick may miss either end."""
+    depth = _edge_depth(rect, mat)
+    reach = depth if rect.length >= cal.stick_length else _edge_depth(
+        rect._replace(length=2.0 * cal.stick_length - rect.length), mat)
+    return depth, reach
+
+
 def edge_call(depth: float, reach: float, stick_width: float, doubt: tuple[float, float]) -> tuple[bool, str]:
     """Whether a stick is surely off the mat, and what to ask the referee about it ("" if
     nothing), from its box's ``depth`` inside the mat's outline (px, < 0 outside), how deep
@@ -354,7 +376,8 @@ def read_image(image_bgr: npt.NDArray[np.uint8], calibration: Calibration) -> Re
     differs = F.foreground_mask(d_lum, d_chroma, cal.segment._replace(shadow_suppression=False), on_mat)
     mask = mask | _orphan_shade(mask, differs, cal, radius)
     lab = cv2.cvtColor(work, cv2.COLOR_BGR2LAB).astype(np.float32)
-    found = _find(mask, lab, (d_lum, d_chroma), cal, reasons)
+    regions = _find(mask, lab, (d_lum, d_chroma), cal, reasons)
+    found = regions.found
     whole_doubt = bool(reasons)  # which regions are the four sticks is in doubt
 
     scene = _Scene(image, cal, found, mask, gain, F.illumination(cal.background, on_mat), fg_raw, differs,
@@ -371,6 +394,17 @@ def read_image(image_bgr: npt.NDArray[np.uint8], calibration: Calibration) -> Re
             reasons.append(f"stick {i + 1}: {p.edge}")
     # a stick is surely off the mat, and surely a stick
     surely_off = any(p.off and not p.unlike for p in per)
+    # stick-like regions not surely off the mat, the ones left out of the four included
+    not_off = sum(not p.off for p in per) + sum(
+        not edge_call(*_depth_reach(r.scaled(1.0 / s), cal, scene.mat), cal.stick_width, cal.mat_doubt)[0]
+        for r in regions.left_out)
+    if surely_off and not_off < 4 and not regions.uncounted:
+        # the throw is 낙 whatever the other sticks show: which regions they are and how they
+        # were split, their faces, the mark, a stick at the mat's edge no longer matter. Not so
+        # when four regions may lie on the mat (those may be the four sticks, and what lies off
+        # the mat something else), nor when a stick may be missing from the count (one on the
+        # mat unseen: on held-out dev seed 1, 16 of 19 throws read 낙 for too few sticks were no 낙)
+        reasons, whole_doubt, open_edges = [], False, set()
     unlike_off = [p.unlike for p in per if p.unlike]  # sticks surely off the mat that may be no stick
     # one set has one marked stick: the most mark-like 배-up stick, if it is mark-like enough
     marks = [p.mark for p in per]
@@ -542,10 +576,7 @@ def _read_stick(scene: _Scene, i: int) -> _StickRead:
             box_share = rect_m.length / cal.stick_length
         else:
             candidate_scores = tuple(round(x, 4) for x in shares)
-    depth = _edge_depth(rect, scene.mat)
-    # a box shorter than a stick may miss either end: how deep the whole stick could reach
-    reach = depth if rect.length >= cal.stick_length else _edge_depth(
-        rect._replace(length=2.0 * cal.stick_length - rect.length), scene.mat)
+    depth, reach = _depth_reach(rect, cal, scene.mat)
     off, edge = edge_call(depth, reach, cal.stick_width, cal.mat_doubt)
     unlike = ""
     on_edge = "a stick stands on its edge (too narrow for its length)"
