@@ -174,6 +174,7 @@ def test_reading_in_the_move_phase_waits_for_the_moves(
     assert ref.locator("#results .result:not([disabled])").count() == 0
     assert "말을 다 쓴 뒤에" in ref.inner_text("#r-note")
     assert "waits" in (ref.get_attribute("#reading-card", "class") or "")
+    assert "말 쓰는 중" in ref.inner_text("#reading-title")
     assert ref.locator("#r-dismiss").is_enabled()
     seq = live_state(server, match_id)["seq"]
     # the move made, the same reading can be confirmed for the next team

@@ -172,6 +172,8 @@ function renderReading() {
     const r = m.throwoff.results || [null, null];
     const t = r[0] === null ? 0 : 1;
     who = `선공 결정 — ${teamName(t)} 감독 ${m.lineups?.[t]?.mover ?? ""}`;
+  } else if (state.turn !== null && state.turn !== undefined && state.phase === "move") {
+    who = `${teamName(state.turn)} 말 쓰는 중 — 던진 결과는 그다음에`;
   } else if (state.turn !== null && state.turn !== undefined) {
     who = `${teamName(state.turn)} · ${m.lineups?.[state.turn]?.next_thrower ?? ""} 던질 차례`;
   } else who = "던진 결과";
