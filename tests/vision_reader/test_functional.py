@@ -72,17 +72,14 @@ def test_fit_rectangles_single_stick_is_its_outline() -> None:
     assert explained == pytest.approx(1.0)
 
 
-@pytest.mark.parametrize(("second", "min_turn", "expected"), [
-    (F.Rect(60, 90, 40, 8, 0), 0.0, 2.0),  # apart
-    (F.Rect(60, 60, 40, 8, 90), 0.0, 2.0 - 8 / 40),  # crossing square: they share a width by a width
-    (F.Rect(60, 60, 40, 8, 20), 15.0, 2.0 - 8 / (40 * math.sin(math.radians(20)))),  # at a slant: far more
-    (F.Rect(60, 60, 40, 8, 0), 0.0, 1.0),  # one on the other
-    (F.Rect(80, 60, 40, 8, 5), 15.0, 2.0),  # nearly in line: no crossing, nothing shared
-    (F.Rect(80, 60, 40, 8, 5), 0.0, 1.5),
+@pytest.mark.parametrize(("second", "expected"), [
+    (F.Rect(60, 90, 40, 8, 0), 2.0),  # apart
+    (F.Rect(60, 60, 40, 8, 90), 2.0 - 8 / 40),  # crossing square: they share a width by a width
+    (F.Rect(60, 60, 40, 8, 20), 2.0 - 8 / (40 * math.sin(math.radians(20)))),  # at a slant: far more
+    (F.Rect(60, 60, 40, 8, 0), 1.0),  # one on the other
 ])
-def test_sticks_covered_counts_what_crossing_sticks_share_once(second: F.Rect, min_turn: float,
-                                                              expected: float) -> None:
-    covered = F.sticks_covered([F.Rect(60, 60, 40, 8, 0), second], 40, 8, min_turn)
+def test_sticks_covered_counts_what_crossing_sticks_share_once(second: F.Rect, expected: float) -> None:
+    covered = F.sticks_covered([F.Rect(60, 60, 40, 8, 0), second], 40, 8)
     assert covered == pytest.approx(expected, abs=0.08)
 
 

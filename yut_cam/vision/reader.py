@@ -97,9 +97,6 @@ MARK_SPAN = 0.75
 MARK_REACH = 0.1
 # a stick-like region of more than this many sticks' area holds more than sticks
 HUGE_REGION = 6.0
-# two boxes of a region split into sticks turned at least this far from each other cross;
-# less, they lie nearly in line (on one place, they are a split that went wrong: _doubled)
-CROSSING_TURN = 15.0
 
 
 @dataclass(frozen=True)
@@ -173,9 +170,8 @@ def _find(mask: npt.NDArray[np.uint8], lab: F.F32, diffs: tuple[F.F32, F.F32], c
         bh, bw = b.mask.shape
         rects = F.split_by_colour(lab[b.y:b.y + bh, b.x:b.x + bw], b.mask, rects, length, width)
         # a region of k sticks covers what their boxes cover together (crossing sticks share
-        # the crossing; boxes nearly in line share nothing: one stick split in two is as
-        # likely): much less than that, it may be fewer sticks split to make four
-        covers = F.sticks_covered(rects, length, width, CROSSING_TURN)
+        # the crossing): much less than that, it may be fewer sticks split to make four
+        covers = F.sticks_covered(rects, length, width)
         if explained < 0.88 or ratio - k > 0.45 or ratio < covers - 0.75:
             reasons.append(f"{k} sticks merged beyond clean separation "
                            f"({explained:.0%} of the region explained, {ratio:.1f} sticks of area)")

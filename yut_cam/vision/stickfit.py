@@ -109,28 +109,16 @@ def fit_rectangles(mask: U8, k: int, length: float, width: float,
     return [r.shifted(-pad, -pad) for r in rects], explained
 
 
-def sticks_covered(rects: list[Rect], length: float, width: float, min_turn: float = 0.0) -> float:
+def sticks_covered(rects: list[Rect], length: float, width: float) -> float:
     """How many sticks' area stick-sized rectangles at ``rects``' places cover together: their
-    number, less what each two of them turned at least ``min_turn`` degrees from each other
-    share (sticks crossing; two boxes nearly in line that overlap are one stick split badly
-    more likely than one stick lying on another)."""
-    total = float(len(rects))
-    for i, a in enumerate(rects):
-        for b in rects[i + 1:]:
-            if abs((a.angle - b.angle + 90.0) % 180.0 - 90.0) >= min_turn:
-                total -= 2.0 - _pair_covered(a, b, length, width)
-    return total
-
-
-def _pair_covered(a: Rect, b: Rect, length: float, width: float) -> float:
-    """The sticks' area two stick-sized rectangles at ``a``'s and ``b``'s places cover (2 when
-    apart), counted in their own pixels (a small rectangle's outline adds a share to its area)."""
-    corners = np.vstack([rect_corners(Rect(r.cx, r.cy, length, width, r.angle)) for r in (a, b)])
+    number when none overlaps, less where sticks cross or lie on each other."""
+    corners = np.vstack([rect_corners(Rect(r.cx, r.cy, length, width, r.angle)) for r in rects])
     x0, y0 = np.floor(corners.min(axis=0)) - 1
     x1, y1 = np.ceil(corners.max(axis=0)) + 1
     shape = (int(y1 - y0) + 1, int(x1 - x0) + 1)
-    ma, mb = (rect_mask(shape, Rect(r.cx - x0, r.cy - y0, length, width, r.angle)) > 0 for r in (a, b))
-    return float((ma | mb).sum()) / max(1.0, (float(ma.sum()) + float(mb.sum())) / 2.0)
+    masks = [rect_mask(shape, Rect(r.cx - x0, r.cy - y0, length, width, r.angle)) > 0 for r in rects]
+    # in the rectangles' own pixels (a small one's outline adds a share to its area)
+    return float(np.logical_or.reduce(masks).sum()) / max(1.0, float(np.mean([m.sum() for m in masks])))
 
 
 def _placements(weights: F32, length: float, width: float, angle_step: float,
