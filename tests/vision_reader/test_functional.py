@@ -72,17 +72,6 @@ def test_fit_rectangles_single_stick_is_its_outline() -> None:
     assert explained == pytest.approx(1.0)
 
 
-@pytest.mark.parametrize(("second", "expected"), [
-    (F.Rect(60, 90, 40, 8, 0), 2.0),  # apart
-    (F.Rect(60, 60, 40, 8, 90), 2.0 - 8 / 40),  # crossing square: they share a width by a width
-    (F.Rect(60, 60, 40, 8, 20), 2.0 - 8 / (40 * math.sin(math.radians(20)))),  # at a slant: far more
-    (F.Rect(60, 60, 40, 8, 0), 1.0),  # one on the other
-])
-def test_sticks_covered_counts_what_crossing_sticks_share_once(second: F.Rect, expected: float) -> None:
-    covered = F.sticks_covered([F.Rect(60, 60, 40, 8, 0), second], 40, 8)
-    assert covered == pytest.approx(expected, abs=0.08)
-
-
 def test_split_by_colour_separates_a_light_and_a_dark_stick() -> None:
     light, dark = F.Rect(60, 40, 50, 10, 10.0), F.Rect(58, 50, 50, 10, 10.0)
     shape = (90, 130)

@@ -29,7 +29,6 @@ from yut_cam.vision.stickfit import rect_mask as rect_mask
 from yut_cam.vision.stickfit import split_by_colour as split_by_colour
 from yut_cam.vision.stickfit import stacking as stacking
 from yut_cam.vision.stickfit import to_full_length as to_full_length
-from yut_cam.vision.stickfit import sticks_covered as sticks_covered
 
 F32 = npt.NDArray[np.float32]
 U8 = npt.NDArray[np.uint8]

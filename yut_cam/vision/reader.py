@@ -169,10 +169,7 @@ def _find(mask: npt.NDArray[np.uint8], lab: F.F32, diffs: tuple[F.F32, F.F32], c
         rects, explained = F.fit_rectangles(b.mask, k, length, width)
         bh, bw = b.mask.shape
         rects = F.split_by_colour(lab[b.y:b.y + bh, b.x:b.x + bw], b.mask, rects, length, width)
-        # a region of k sticks covers what their boxes cover together (crossing sticks share
-        # the crossing): much less than that, it may be fewer sticks split to make four
-        covers = F.sticks_covered(rects, length, width)
-        if explained < 0.88 or ratio - k > 0.45 or ratio < covers - 0.75:
+        if explained < 0.88 or ratio - k > 0.45 or ratio < k - 0.75:
             reasons.append(f"{k} sticks merged beyond clean separation "
                            f"({explained:.0%} of the region explained, {ratio:.1f} sticks of area)")
             uncounted = True

@@ -109,18 +109,6 @@ def fit_rectangles(mask: U8, k: int, length: float, width: float,
     return [r.shifted(-pad, -pad) for r in rects], explained
 
 
-def sticks_covered(rects: list[Rect], length: float, width: float) -> float:
-    """How many sticks' area stick-sized rectangles at ``rects``' places cover together: their
-    number when none overlaps, less where sticks cross or lie on each other."""
-    corners = np.vstack([rect_corners(Rect(r.cx, r.cy, length, width, r.angle)) for r in rects])
-    x0, y0 = np.floor(corners.min(axis=0)) - 1
-    x1, y1 = np.ceil(corners.max(axis=0)) + 1
-    shape = (int(y1 - y0) + 1, int(x1 - x0) + 1)
-    masks = [rect_mask(shape, Rect(r.cx - x0, r.cy - y0, length, width, r.angle)) > 0 for r in rects]
-    # in the rectangles' own pixels (a small one's outline adds a share to its area)
-    return float(np.logical_or.reduce(masks).sum()) / max(1.0, float(np.mean([m.sum() for m in masks])))
-
-
 def _placements(weights: F32, length: float, width: float, angle_step: float,
                 top: int) -> list[Rect]:
     """The ``top`` best stick placements on ``weights`` (at angles at least 10° apart)."""
