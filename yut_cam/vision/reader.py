@@ -16,7 +16,9 @@ Steps (each a function of :mod:`yut_cam.vision.functional`):
    border band included); one nearer the outline than the box and the outline can be
    trusted (half a stick width inside it, a fifth outside, plus the outline's doubt) is
    flagged either way; so is 낙 resting on a region off the mat alone that is unlike a
-   stick (much too thin or short).
+   stick (much too thin or short). A stick surely off the mat leaves nothing else to ask
+   (the throw is 낙) when exactly four stick-like regions were found and none may hold a
+   stick more.
 
 Whenever a step is unsure the reading says so (``needs_referee`` and ``reasons``).
 """
