@@ -182,7 +182,11 @@ function renderReading() {
   if (src) { if (img.getAttribute("src") !== src) img.src = src; img.hidden = false; } else img.hidden = true;
   const confirm = $("r-confirm");
   const card = $("reading-card");
+  // a throw read while the pieces are still to be moved (or after the match) waits: the
+  // rules take no throw now, so it cannot be confirmed until the moves are made
+  const canThrow = throwPhase();
   card.classList.toggle("has-reading", !!reading);
+  card.classList.toggle("waits", !!reading && !canThrow);
   card.classList.toggle("needs-referee", !!reading?.needs_referee);
   if (reading) {
     const pct = Math.round((reading.confidence ?? 0) * 100);
@@ -192,16 +196,14 @@ function renderReading() {
     confirm.textContent = `✔ ${reading.result} 확인`;
     confirm.dataset.result = reading.result;
     confirm.hidden = false;
-    // a throw read while the pieces are still to be moved (or after the match) waits: the
-    // rules take no throw now, so it cannot be confirmed until the moves are made
-    confirm.disabled = !throwPhase();
+    confirm.disabled = !canThrow;
     // why the camera is not sure, stick numbers as drawn on the picture
     const why = reading.needs_referee ? (reading.reasons_ko || []) : [];
     $("r-why").replaceChildren(...why.map((text) => h("li", {}, text)));
     $("r-why").hidden = !why.length;
     $("r-dismiss").hidden = false;
     // what else the throw may be: the referee looks at the sticks named above and taps one
-    $("r-note").textContent = !throwPhase()
+    $("r-note").textContent = !canThrow
       ? (state.status === "finished" || state.phase === "over"
         ? "경기가 끝났습니다: 이 판독은 기록할 수 없습니다. 판독을 버리세요"
         : "지금은 말을 쓸 차례입니다: 말을 다 쓴 뒤에 이 판독을 확인하세요 (던진 것이 아니면 판독을 버리세요)")
@@ -213,11 +215,10 @@ function renderReading() {
     confirm.hidden = true;
     $("r-why").hidden = true;
     $("r-dismiss").hidden = true;
-    $("r-note").textContent = throwPhase() ? "카메라 없이: 던진 결과를 한 번 누르세요" : "지금은 던질 차례가 아닙니다";
+    $("r-note").textContent = canThrow ? "카메라 없이: 던진 결과를 한 번 누르세요" : "지금은 던질 차례가 아닙니다";
   }
-  card.classList.toggle("waits", !!reading && !throwPhase());
   document.querySelectorAll("#results .result").forEach((b) => {
-    b.disabled = !throwPhase();
+    b.disabled = !canThrow;
     b.classList.toggle("camera-says", !!reading && b.dataset.result === reading.result);
     b.classList.toggle("camera-maybe", readingAlternatives(reading).includes(b.dataset.result));
   });
