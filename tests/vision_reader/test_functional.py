@@ -116,6 +116,32 @@ def test_foreground_mask_uses_floor_thresholds_off_the_mat() -> None:
     assert list(F.foreground_mask(d_lum, d_chroma, p, on_mat)[0]) == [255, 255, 0, 0]
 
 
+@pytest.mark.parametrize(("stick_rows", "shade_rows"), [(6, 3), (5, 5), (5, 6)])
+def test_peel_shadow_takes_off_the_shade_along_one_side(stick_rows: int, shade_rows: int) -> None:
+    """A flat stick lighter than the mat with its shadow along one side, boxed together: the
+    shade goes, down to the least width asked for. With a shadow nearly as wide as the stick
+    the box's middle is mostly shade; the stick's own colour must not be taken from it
+    (in-package seed 5, throw 120: a 배 stick's box kept 5 rows of shadow and read 0.48)."""
+    h, w = 40, 120
+    mat = np.array([150.0, 128.0, 140.0], np.float32)  # Lab
+    lab = np.tile(mat, (h, w, 1))
+    d_lum = np.zeros((h, w), np.float32)
+    d_chroma = np.zeros((h, w), np.float32)
+    top = 10
+    lab[top:top + stick_rows, 20:100] = (200.0, 132.0, 160.0)  # the stick, light and yellower
+    d_lum[top:top + stick_rows, 20:100] = 0.3
+    d_chroma[top:top + stick_rows, 20:100] = 8.0
+    lo = top + stick_rows
+    lab[lo:lo + shade_rows, 20:100] = (90.0, 128.0, 140.0)  # its shadow: the mat, darker
+    d_lum[lo:lo + shade_rows, 20:100] = -0.5
+    p = F.SegmentParams(0.06, 1.5, math.log(0.3), 3.0, True, 0.3, 8.0)
+    both = stick_rows + shade_rows
+    rect = F.Rect(60.0, top + both / 2.0, 80.0, float(both), 0.0)
+    peeled = F.peel_shadow(rect, lab, d_lum, d_chroma, p, 6.0, min_width=stick_rows - 0.5)
+    assert peeled.width == pytest.approx(max(stick_rows, both * 2 / 3), abs=1.0)
+    assert peeled.cy - peeled.width / 2 == pytest.approx(top, abs=1.0)  # the stick's side stays
+
+
 def test_gain_map_recovers_light_change() -> None:
     rng = np.random.default_rng(5)
     bg = rng.integers(60, 180, (60, 100, 3)).astype(np.uint8)

@@ -523,7 +523,12 @@ def peel_shadow(rect: Rect, lab: F32, d_lum: F32, d_chroma: F32, params: Segment
     core = rect_mask(d_lum.shape, inner(rect, 0.8, 0.4)) > 0
     if core.sum() < 4:
         return rect
-    own = np.median(lab[core], axis=0)
+    # the stick's own colour: a box wide with its shadow has shade in its middle too (the
+    # median of it all was near the shade's look, and the shade was kept); a stick whose
+    # colour is a darkened mat's is all shade-like, and then all of the middle is its own
+    px = lab[core]
+    lit = ~((d_lum[core] < -params.lum_threshold) & (d_chroma[core] < chroma_limit))
+    own = np.median(px[lit] if lit.sum() >= 0.3 * len(px) else px, axis=0)
     lo, hi = -rect.width / 2.0, rect.width / 2.0
     floor_width = max(min_width, rect.width * 2.0 / 3.0)
 
