@@ -75,6 +75,7 @@ def test_round_trip(cal: Calibration, tmp_path: Path) -> None:
     assert back.mat_doubt == pytest.approx(cal.mat_doubt, abs=0.05)
     assert 0.0 < cal.faces.fit_error < 0.2  # the drawn sticks score near 0 and 1
     assert back.faces.fit_error == pytest.approx(cal.faces.fit_error, abs=1e-4)
+    assert 0.0 < cal.narrowest <= cal.stick_width * 1.2 and back.narrowest == pytest.approx(cal.narrowest, abs=0.01)
 
 
 @pytest.mark.parametrize(("fit_error", "loaded"), [(None, 0.0), (0.12, 0.12), (2.0, "0..1"), (-0.1, "0..1"),
@@ -114,6 +115,14 @@ def test_file_without_the_marks_body_reads_the_mark_on_the_flat_faces_colour(
         assert read_image(image, old).result == read_image(image, cal).result == ("빽도" if marked == 0 else "도")
 
 
+def test_file_without_the_narrowest_width_takes_the_stick_width(saved: Path, tmp_path: Path) -> None:
+    path, data = _saved(saved, tmp_path)
+    data["stick"].pop("narrowest")  # type: ignore[attr-defined]
+    path.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+    old = Calibration.load(path)
+    assert old.narrowest == 0.0 and old.lying_width == old.stick_width
+
+
 def test_file_without_mat_doubt_loads_as_exact(saved: Path, tmp_path: Path) -> None:
     path, data = _saved(saved, tmp_path)
     data.pop("mat_doubt")
@@ -147,6 +156,8 @@ def _saved(saved: Path, tmp_path: Path) -> tuple[Path, dict[str, object]]:
         (lambda d: d.update(mat_polygon=[[0, 0], [1, 1]]), "at least 3 corners"),
         (lambda d: d["stick"].update(length="long"), "must be a number"),
         (lambda d: d["stick"].update(width=500), "impossible"),
+        (lambda d: d["stick"].update(narrowest=-3), "narrowest width -3.0 is impossible"),
+        (lambda d: d["stick"].update(narrowest="thin"), "stick narrowest must be a number"),
         (lambda d: d["faces"].update(features=["brightness"]), "do not match"),
         (lambda d: d["mark"].update(lab=[1, 2]), "needs 3 numbers"),
         (lambda d: d["mark"].update(body_lab=[1, 2]), "'body_lab' needs 3 numbers"),

@@ -50,3 +50,21 @@ def test_a_venue_of_the_bench_learns_from_each_confirmed_throw() -> None:
     assert known[0] == 0 and known == sorted(known) and known[-1] > 0, known
     assert all(r["learned"] == 0 for r in alone)
     assert [r["truth"] for r in taught] == [r["truth"] for r in alone]  # the same venue and throws
+
+
+@pytest.mark.parametrize(("venue", "throws"), [(49, (494, 496)), (23, (238,))])
+def test_pale_flat_sticks_that_lose_their_rims_are_not_taken_for_sticks_on_their_edge(
+        venue: int, throws: tuple[int, ...]) -> None:
+    """Pale 배 sticks on a pale straw mat lose their rims to the mat: at calibration the flat
+    faces showed 0.6 of the round faces' width (those keep their shadow), and in a throw a flat
+    stick narrower than 0.62 of the median width was asked about as standing on its edge
+    (read right every time). A stick lying flat is compared with what the narrower face showed
+    (``Calibration.narrowest``)."""
+    from bench.vision import _venue
+
+    records = {r["i"]: r for r in _venue((5, venue, 10, None, True))}
+    for i in throws:
+        rec = records[i]
+        assert rec["read"] == rec["truth"] and not rec["flagged"], rec["reasons"]
+    assert not any("on its edge" in why for r in records.values() for why in r.get("reasons", [])), records
+

@@ -206,6 +206,7 @@ def calibrate(empty: npt.NDArray[np.uint8], belly: npt.NDArray[np.uint8], back: 
     all_rects = belly_rects + back_rects
     length = float(np.median([r.length for r in all_rects])) / scale
     width = float(np.median([r.width for r in all_rects])) / scale
+    narrowest = min(float(np.median([r.width for r in rects])) for rects in (belly_rects, back_rects)) / scale
     for r, name in [(r, "belly") for r in belly_rects] + [(r, "back") for r in back_rects]:
         if abs(r.length / scale - length) > 0.3 * length:
             raise CalibrationError(f"{name} image: a stick of length {r.length / scale:.0f} px differs from"
@@ -245,7 +246,7 @@ def calibrate(empty: npt.NDArray[np.uint8], belly: npt.NDArray[np.uint8], back: 
     mats = [cut(empty, r, np.ones_like(belly_gain)) for r in belly_rects]  # the mat under each
     mark, mark_problem, candidates = _mark_model(belly_patches, belly_fg, mats)
     return Calibration(image_size=size, mat_polygon=tuple(polygon), work_size=work_size,
-                       segment=params, stick_length=length, stick_width=width, faces=faces,
+                       segment=params, stick_length=length, stick_width=width, narrowest=narrowest, faces=faces,
                        mark=mark, background=background, mat_doubt=doubt, mark_problem=mark_problem,
                        mark_candidates=candidates)
 

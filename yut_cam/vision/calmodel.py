@@ -76,6 +76,11 @@ class Calibration:
     # picture would carry it; the first 빽도 the referee confirms picks one
     # (yut_cam.vision.learning.learn_mark)
     mark_candidates: tuple[MarkModel, ...] = ()
+    # the width (full px) the narrower face showed at calibration: a pale flat face on a pale
+    # mat loses its rims, a round face keeps its shadow, and either lying flat shows about
+    # this much at least (a stick on its edge, half as much); 0 in files from before: the
+    # stick width then
+    narrowest: float = 0.0
 
     @property
     def warnings(self) -> tuple[str, ...]:
@@ -102,6 +107,11 @@ class Calibration:
         return self.work_size[0] / self.image_size[0]
 
     @property
+    def lying_width(self) -> float:
+        """The least width (full px) a stick lying flat shows here (see ``narrowest``)."""
+        return self.narrowest if self.narrowest > 0 else self.stick_width
+
+    @property
     def stick_area(self) -> float:
         return self.stick_length * self.stick_width
 
@@ -115,7 +125,8 @@ class Calibration:
             "background": background_file,
             "segment": {k: (bool(v) if isinstance(v, bool) else round(float(v), 5))
                         for k, v in self.segment._asdict().items()},
-            "stick": {"length": round(self.stick_length, 2), "width": round(self.stick_width, 2)},
+            "stick": {"length": round(self.stick_length, 2), "width": round(self.stick_width, 2),
+                      **({"narrowest": round(self.narrowest, 2)} if self.narrowest > 0 else {})},
             "faces": {"features": list(self.faces.names),
                       "배": [round(v, 4) for v in self.faces.belly],
                       "등": [round(v, 4) for v in self.faces.back],
@@ -199,6 +210,9 @@ class Calibration:
         width = _num(_field(stick, "width", where + " stick"), "stick width", where)
         if not 0 < width <= length:
             raise CalibrationError(f"{where}: stick size {length!r} x {width!r} is impossible")
+        narrowest = _num(stick.get("narrowest", 0.0), "stick narrowest", where)
+        if not 0 <= narrowest <= length:
+            raise CalibrationError(f"{where}: stick narrowest width {narrowest!r} is impossible")
         faces = _field(data, "faces", where)
         names = tuple(str(n) for n in _field(faces, "features", where + " faces"))
         vecs = [tuple(_num(v, f"faces {k}", where) for v in _list(_field(faces, k, where + " faces"), k, where))
@@ -255,7 +269,7 @@ class Calibration:
                 f"{where}: background picture {str(bg_path)!r} is {background.shape[1]}x{background.shape[0]},"
                 f" expected work_size {work_size[0]}x{work_size[1]}")
         return cls(image_size=image_size, mat_polygon=tuple(polygon), work_size=work_size,
-                   segment=segment, stick_length=length, stick_width=width,
+                   segment=segment, stick_length=length, stick_width=width, narrowest=narrowest,
                    faces=FaceModel(names, vecs[0], vecs[1], vecs[2], (sat[0], sat[1]), fit_error, samples=samples,
                                    learned=learned, direction=direction), mark=mark_model,
                    background=background, mat_doubt=(doubt[0], doubt[1]), mark_problem=mark_problem,

@@ -40,6 +40,8 @@ from yut_cam.vision.calmodel import MarkModel
 from yut_cam.vision.errors import ImageError
 from yut_cam.vision.types import Face, Reading, StickReading, result_of
 
+NARROW = 0.62  # a region narrower than this share of the stick's width may be a stick on its edge
+NARROW_FACE = 0.75  # ... and than this share of what the narrower face showed at calibration
 FACE_MARGIN = 0.25  # |score - 0.5| * 2 below this: face unsure
 MERGED_FACE_MARGIN = 0.3  # the same for a stick split out of touching sticks
 # ... or below this many times the venue's fit error (its own calibration sticks' scores
@@ -162,7 +164,12 @@ def _find(mask: npt.NDArray[np.uint8], lab: F.F32, diffs: tuple[F.F32, F.F32], c
             if rect.width > 1.1 * width:
                 rect = F.peel_shadow(rect, lab, diffs[0], diffs[1], cal.segment,
                                      2.0 * cal.segment.shadow_chroma, min_width=0.95 * width)
-            narrow = single.width < 0.62 * width and single.length > 0.7 * length
+            # a stick on its edge shows half its width or less (its shadow beside it); lying
+            # flat, about what the narrower face showed at calibration (a pale 배 stick on a
+            # pale mat loses its rims: in-package seed 5, 3 throws asked about 배 sticks lying
+            # flat at 0.6 of the median width, 0.8-0.9 of the 배 sticks' at calibration)
+            narrow = single.width < min(NARROW * width, NARROW_FACE * cal.lying_width * s) \
+                and single.length > 0.7 * length
             if not narrow and extra > 0.3 and sum(counts) < 4:
                 reasons.append(f"a region of {ratio:.1f} sticks' area read as one stick")
                 uncounted = True
