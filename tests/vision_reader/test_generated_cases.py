@@ -68,3 +68,15 @@ def test_pale_flat_sticks_that_lose_their_rims_are_not_taken_for_sticks_on_their
         assert rec["read"] == rec["truth"] and not rec["flagged"], rec["reasons"]
     assert not any("on its edge" in why for r in records.values() for why in r.get("reasons", [])), records
 
+
+@pytest.mark.parametrize(("venue", "throws"), [(31, (315,)), (51, (511, 519)), (57, (575,))])
+def test_a_stick_on_the_floor_with_its_shadow_is_one_stick(venue: int, throws: tuple[int, ...]) -> None:
+    """Off the mat a stick keeps its shadow beside it (the shadow test knows the mat's shade,
+    not the floor's), so its region's outline was as wide as two sticks; it was split in two,
+    a fifth region, and the 낙 throw was handed to the referee for that alone."""
+    from bench.vision import _venue
+
+    records = {r["i"]: r for r in _venue((5, venue, 10, None, True))}
+    for i in throws:
+        rec = records[i]
+        assert rec["truth"] == rec["read"] == "낙" and not rec["flagged"], rec["reasons"]

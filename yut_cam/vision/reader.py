@@ -40,6 +40,7 @@ from yut_cam.vision.calmodel import MarkModel
 from yut_cam.vision.errors import ImageError
 from yut_cam.vision.types import Face, Reading, StickReading, result_of
 
+OFF_MAT_OUTLINE = 2.2  # off the mat, an outline this many widths wide may be one stick and its shadow
 NARROW = 0.62  # a region narrower than this share of the stick's width may be a stick on its edge
 NARROW_FACE = 0.75  # ... and than this share of what the narrower face showed at calibration
 FACE_MARGIN = 0.25  # |score - 0.5| * 2 below this: face unsure
@@ -122,7 +123,7 @@ class _Regions:
 
 
 def _find(mask: npt.NDArray[np.uint8], lab: F.F32, diffs: tuple[F.F32, F.F32], cal: Calibration,
-          reasons: list[str]) -> _Regions:
+          on_mat: npt.NDArray[np.uint8], reasons: list[str]) -> _Regions:
     s = cal.work_scale
     length, width = cal.stick_length * s, cal.stick_width * s
     area = length * width
@@ -135,7 +136,7 @@ def _find(mask: npt.NDArray[np.uint8], lab: F.F32, diffs: tuple[F.F32, F.F32], c
     # a region of more than HUGE_REGION sticks' area is no sticks alone (the shade of someone
     # by the mat, a bag): when the other regions hold the four sticks, it is left out
     rest = [b for b in whole if b.area <= HUGE_REGION * area]
-    if len(rest) < len(whole) and sum(_count(b, length, width)[1] for b in rest) == 4:
+    if len(rest) < len(whole) and sum(_count(b, length, width, on_mat)[1] for b in rest) == 4:
         whole = rest
     # fragments (a dark stick on a dark floor, half hidden) count only when sticks are missing
     fragments = [b for b in regions if b.area < 0.3 * area]
@@ -144,7 +145,7 @@ def _find(mask: npt.NDArray[np.uint8], lab: F.F32, diffs: tuple[F.F32, F.F32], c
         reasons.append(f"{len(regions) - len(whole)} stick(s) seen only in small part")
     singles, counts, excess = [], [], []
     for b in regions:
-        single, k, more = _count(b, length, width)
+        single, k, more = _count(b, length, width, on_mat)
         singles.append(single)
         counts.append(k)
         excess.append(more)
@@ -213,14 +214,19 @@ def _find(mask: npt.NDArray[np.uint8], lab: F.F32, diffs: tuple[F.F32, F.F32], c
     return _Regions(found, 0, uncounted)
 
 
-def _count(b: F.Blob, length: float, width: float) -> tuple[F.Rect, int, float]:
+def _count(b: F.Blob, length: float, width: float, on_mat: npt.NDArray[np.uint8]) -> tuple[F.Rect, int, float]:
     """A region's outline, how many sticks it holds, and how much more than that it looks."""
     ys, xs = np.nonzero(b.mask)
     single = F.rect_from_min_area(np.stack([xs, ys], axis=1).astype(np.float32))
     ratio = b.area / (length * width)
     # one stick's outline (with its shadow, if that was not suppressed) is one stick,
-    # whatever its area; otherwise the area says how many
-    k = 1 if single.length < 1.3 * length and single.width < 1.7 * width else max(2, int(round(ratio)))
+    # whatever its area; otherwise the area says how many. Off the mat a stick keeps its
+    # shadow beside it (shade is told from the mat's look, not the floor's): as wide as two
+    # (in-package seed 5: four 낙 throws asked about for a fifth region, a stick on the floor
+    # split from its shadow)
+    off = not bool(on_mat[b.y + ys, b.x + xs].any())
+    k = 1 if single.length < 1.3 * length and single.width < (OFF_MAT_OUTLINE if off else 1.7) * width \
+        else max(2, int(round(ratio)))
     # how much more than k sticks the region looks: by area, and by its outline
     return single, k, max(ratio - k, single.width / width - 1.0 - 0.35 if k == 1 else 0.0,
                           single.length / length - 1.0 - 0.25 if k == 1 else 0.0)
@@ -373,7 +379,7 @@ def read_image(image_bgr: npt.NDArray[np.uint8], calibration: Calibration) -> Re
     differs = F.foreground_mask(d_lum, d_chroma, cal.segment._replace(shadow_suppression=False), on_mat)
     mask = mask | _orphan_shade(mask, differs, cal, radius)
     lab = cv2.cvtColor(work, cv2.COLOR_BGR2LAB).astype(np.float32)
-    regions = _find(mask, lab, (d_lum, d_chroma), cal, reasons)
+    regions = _find(mask, lab, (d_lum, d_chroma), cal, on_mat, reasons)
     found = regions.found
     whole_doubt = bool(reasons)  # which regions are the four sticks is in doubt
 
