@@ -6,8 +6,9 @@ as the region that differs from the floor around it: the floor's colours are sam
 at the picture's border (the mat never reaches it), every pixel is compared with the
 nearest of them, and the region of "not floor" holding the picture's centre is the mat.
 Its outline must then be what a mat looks like from above: a convex quadrilateral (a
-square mat in perspective) or an ellipse (a round one). When any check fails the outline
-is refused (:class:`MatNotFound`) with the reason, and the referee gives the polygon.
+square mat in perspective) or an ellipse (a round one), along which the colour changes in a
+step (the rim of a lamp's pool of light on the floor is a slope). When any check fails the
+outline is refused (:class:`MatNotFound`) with the reason, and the referee gives the polygon.
 """
 
 from __future__ import annotations
