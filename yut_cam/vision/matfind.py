@@ -14,6 +14,7 @@ outline is refused (:class:`MatNotFound`) with the reason, and the referee gives
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import cv2
 import numpy as np
@@ -188,7 +189,7 @@ def _outward(outline: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
     return np.asarray(n, np.float64)
 
 
-def _last_step(prof: npt.NDArray[np.float64], offs: npt.NDArray[np.float64]) -> tuple[float, float]:
+def _last_step(prof: npt.NDArray[np.floating[Any]], offs: npt.NDArray[np.float64]) -> tuple[float, float]:
     """(offset of the last clear step of a colour profile, 0 if none past 3 px; offset of the
     strongest step within a few px of 0)."""
     g = np.linalg.norm(prof[2:] - prof[:-2], axis=1)  # g[i] is the step at offs[i + 1]
@@ -209,6 +210,15 @@ def _last_step(prof: npt.NDArray[np.float64], offs: npt.NDArray[np.float64]) -> 
     return (last, edge) if last > 3.0 else (0.0, edge)
 
 
+def _across(lab: F32, points: npt.NDArray[np.float64], normals: npt.NDArray[np.float64],
+            offs: npt.NDArray[np.float64]) -> F32:
+    """The colours of ``lab`` at each of ``points`` moved ``offs`` px along its normal: an
+    array (offset, point, channel)."""
+    at = points[None, :, :] + normals[None, :, :] * offs[:, None, None]
+    return np.asarray(cv2.remap(lab, at[..., 0].astype(np.float32), at[..., 1].astype(np.float32), cv2.INTER_LINEAR,
+                                borderMode=cv2.BORDER_REPLICATE), np.float32)
+
+
 def _band_width(lab: F32, points: npt.NDArray[np.float64], normals: npt.NDArray[np.float64],
                 reach: int) -> tuple[float, float]:
     """How far (px) outward from a side (``points`` along it, outward ``normals``) the last
@@ -221,9 +231,7 @@ def _band_width(lab: F32, points: npt.NDArray[np.float64], normals: npt.NDArray[
     not, no band is seen along this side.
     """
     offs = np.arange(-4, reach + 1, dtype=np.float64)
-    pts = points[None, :, :] + normals[None, :, :] * offs[:, None, None]
-    samples = cv2.remap(lab, pts[..., 0].astype(np.float32), pts[..., 1].astype(np.float32), cv2.INTER_LINEAR,
-                        borderMode=cv2.BORDER_REPLICATE)
+    samples = _across(lab, points, normals, offs)
     prof = np.median(samples, axis=1)
     last, edge = _last_step(prof, offs)
     if last > 0.0:
@@ -437,10 +445,7 @@ def _edge_step(lab: F32, outline: npt.NDArray[np.float64]) -> float:
     for q in range(4):
         idx = np.arange(q * m // 4, (q + 1) * m // 4)
         pts = (outline[idx] + outline[(idx + 1) % m]) / 2.0
-        at = pts[None] + normals[idx][None] * offs[:, None, None]
-        samples = cv2.remap(lab, at[..., 0].astype(np.float32), at[..., 1].astype(np.float32), cv2.INTER_LINEAR,
-                            borderMode=cv2.BORDER_REPLICATE)
-        prof = np.median(samples, axis=1)
+        prof = np.median(_across(lab, pts, normals[idx], offs), axis=1)
         total = float(np.linalg.norm(prof[-3:].mean(axis=0) - prof[:3].mean(axis=0)))
         step = float(np.linalg.norm(prof[4:] - prof[:-4], axis=1).max())
         least = min(least, step / max(total, 1e-6))
