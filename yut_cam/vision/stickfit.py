@@ -320,28 +320,41 @@ def stacking(lab: F32, rects: list[Rect], width: float) -> tuple[tuple[int, ...]
     out = [[0] * n for _ in range(n)]
     shape = lab.shape[:2]
     cores = [rect_mask(shape, inner(r, 0.94, 0.6)) > 0 for r in rects]
+    # most throws have no crossing: the sticks' own colours only for those that cross
+    crossings = [(i, j, cores[i] & cores[j]) for i in range(n) for j in range(i + 1, n)
+                 if _boxes_meet(rects[i], rects[j])]
+    crossings = [(i, j, c) for i, j, c in crossings if c.sum() >= max(12.0, 0.15 * width * width)]
+    if not crossings:
+        return tuple(map(tuple, out))
     grown = [rect_mask(shape, Rect(r.cx, r.cy, r.length + 2, r.width * 1.3 + 2, r.angle)) > 0 for r in rects]
-    own: list[npt.NDArray[np.float64] | None] = []
-    for i in range(n):
-        alone = cores[i].copy()
-        for j in range(n):
-            if j != i:
-                alone &= ~grown[j]
-        own.append(np.median(lab[alone], axis=0) if alone.sum() >= 12 else None)
-    for i in range(n):
-        for j in range(i + 1, n):
-            a, b = own[i], own[j]
-            cross = cores[i] & cores[j]
-            if a is None or b is None or cross.sum() < max(12.0, 0.15 * width * width) \
-                    or np.linalg.norm(a - b) < STACK_APART:
-                continue
-            px = lab[cross].astype(np.float64)
-            like_i = float((np.linalg.norm(px - a, axis=1) < np.linalg.norm(px - b, axis=1)).mean())
-            if like_i > STACK_VOTE:  # the crossing shows stick i: it lies on top
-                out[j][i], out[i][j] = 1, -1
-            elif 1.0 - like_i > STACK_VOTE:  # it shows stick j
-                out[i][j], out[j][i] = 1, -1
+    own: dict[int, npt.NDArray[np.float64] | None] = {}
+
+    def own_colour(i: int) -> npt.NDArray[np.float64] | None:
+        if i not in own:
+            alone = cores[i].copy()
+            for j in range(n):
+                if j != i:
+                    alone &= ~grown[j]
+            own[i] = np.median(lab[alone], axis=0) if alone.sum() >= 12 else None
+        return own[i]
+
+    for i, j, cross in crossings:
+        a, b = own_colour(i), own_colour(j)
+        if a is None or b is None or np.linalg.norm(a - b) < STACK_APART:
+            continue
+        px = lab[cross].astype(np.float64)
+        like_i = float((np.linalg.norm(px - a, axis=1) < np.linalg.norm(px - b, axis=1)).mean())
+        if like_i > STACK_VOTE:  # the crossing shows stick i: it lies on top
+            out[j][i], out[i][j] = 1, -1
+        elif 1.0 - like_i > STACK_VOTE:  # it shows stick j
+            out[i][j], out[j][i] = 1, -1
     return tuple(map(tuple, out))
+
+
+def _boxes_meet(a: Rect, b: Rect) -> bool:
+    """Whether the boxes' bounding circles meet (a quick test before comparing their pixels)."""
+    reach = (math.hypot(a.length, a.width) + math.hypot(b.length, b.width)) / 2.0 + 2.0
+    return math.hypot(a.cx - b.cx, a.cy - b.cy) <= reach
 
 
 def to_full_length(rect: Rect, length: float, fg: npt.NDArray[np.uint8],
