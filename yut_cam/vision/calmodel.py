@@ -8,12 +8,13 @@ How a calibration is learned from three pictures is :mod:`yut_cam.vision.calibra
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -22,6 +23,8 @@ from yut_cam.vision import functional as F
 from yut_cam.vision.errors import CalibrationError
 from yut_cam.vision.facemodel import FaceModel as FaceModel
 from yut_cam.vision.facemodel import Samples
+
+_A = TypeVar("_A", bound=npt.NDArray[Any])
 
 VERSION = 1
 # a 빽도 mark that showed on less than this share of its end at calibration (a faint ring, a
@@ -49,6 +52,12 @@ class MarkModel:
     def faint(self) -> bool:
         """Too faint to read 빽도 unasked (``MARK_FAINT``)."""
         return self.marked_fraction < MARK_FAINT
+
+
+def _frozen(array: _A) -> _A:
+    """``array`` made read-only: one copy is shared by every read of a calibration."""
+    array.flags.writeable = False
+    return array
 
 
 @dataclass(frozen=True)
@@ -105,6 +114,17 @@ class Calibration:
     @property
     def work_scale(self) -> float:
         return self.work_size[0] / self.image_size[0]
+
+    @functools.cached_property
+    def mat_mask(self) -> npt.NDArray[np.uint8]:
+        """The mat (0/255) at ``work_size``: computed once a calibration, for every read (read-only)."""
+        return _frozen(F.polygon_mask((self.work_size[1], self.work_size[0]), list(self.mat_polygon),
+                                      self.work_scale))
+
+    @functools.cached_property
+    def mat_light(self) -> F.F32:
+        """How the light fell across the empty mat (:func:`functional.illumination`, read-only)."""
+        return _frozen(F.illumination(self.background, self.mat_mask))
 
     @property
     def lying_width(self) -> float:

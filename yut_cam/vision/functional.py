@@ -80,10 +80,16 @@ def gain_map(image: U8, background: U8, valid: U8 | None = None, cells: int = 8)
     ratio = img / bg
     rows = max(1, round(cells * h / w))
     grid = np.ones((rows, cells, 3), np.float32)
-    total = np.median(ratio.reshape(-1, 3), axis=0)
+    total: npt.NDArray[np.float32] | None = None  # the whole picture's: for a block with too few pixels
     ys = np.linspace(0, sh, rows + 1).astype(int)
     xs = np.linspace(0, sw, cells + 1).astype(int)
+    even = valid is None and sw % cells == 0  # every block of a band the same shape: one median a band
     for i in range(rows):
+        if even:
+            band = ratio[ys[i]:ys[i + 1]].reshape(ys[i + 1] - ys[i], cells, sw // cells, 3)
+            if band.shape[0] * band.shape[2] > 16:
+                grid[i] = np.median(band.transpose(1, 0, 2, 3).reshape(cells, -1, 3), axis=1)
+                continue
         for j in range(cells):
             block = ratio[ys[i]:ys[i + 1], xs[j]:xs[j + 1]]
             if valid is not None:
@@ -91,7 +97,12 @@ def gain_map(image: U8, background: U8, valid: U8 | None = None, cells: int = 8)
                 vals = block[ok]
             else:
                 vals = block.reshape(-1, 3)
-            grid[i, j] = np.median(vals, axis=0) if len(vals) > 16 else total
+            if len(vals) > 16:
+                grid[i, j] = np.median(vals, axis=0)
+            else:
+                if total is None:
+                    total = np.median(ratio.reshape(-1, 3), axis=0)
+                grid[i, j] = total
     # a cell mostly covered by sticks would have an odd median: pull outliers to the
     # median of their neighbours.
     med = cv2.medianBlur(np.ascontiguousarray(grid), 3) if min(rows, cells) >= 3 else grid
@@ -118,11 +129,12 @@ def difference_maps(image: U8, expected: F32) -> tuple[F32, F32]:
     s_img = cv2.transform(img, ones)
     s_exp = cv2.transform(exp, ones)
     d_lum: F32 = np.asarray(cv2.log(np.asarray(s_img / s_exp, np.float32)), np.float32)
-    # channel by channel: numpy broadcasting over a last axis of 3 is several times slower
+    # channel by channel: numpy broadcasting over a last axis of 3 is several times slower (and
+    # cv2.split of a float picture slowed 10-fold with some placements of its buffers)
     d2 = np.zeros_like(s_img)
-    for a, b in zip(cv2.split(img), cv2.split(exp)):
-        c = a / s_img
-        c -= b / s_exp
+    for i in range(3):
+        c = img[..., i] / s_img
+        c -= exp[..., i] / s_exp
         d2 += c * c
     scale = np.minimum(np.maximum(s_img, s_exp) * (100.0 / 384.0), 100.0)
     d_chroma: F32 = np.asarray(cv2.sqrt(d2) * scale, np.float32)
@@ -146,14 +158,11 @@ def foreground_mask(d_lum: F32, d_chroma: F32, p: SegmentParams, on_mat: U8 | No
     brightness divided out, is unchanged. ``on_mat`` (0/255) says where the mat's
     thresholds apply; elsewhere the floor's do (everywhere the mat's without it).
     """
-    if on_mat is None:
-        lum_t: F32 | float = p.lum_threshold
-        chroma_t: F32 | float = p.chroma_threshold
-    else:
-        inside = on_mat > 0
-        lum_t = np.where(inside, p.lum_threshold, p.floor_lum_threshold).astype(np.float32)
-        chroma_t = np.where(inside, p.chroma_threshold, p.floor_chroma_threshold).astype(np.float32)
-    fg = (np.abs(d_lum) > lum_t) | (d_chroma > chroma_t)
+    size = np.abs(d_lum)
+    fg = (size > np.float32(p.lum_threshold)) | (d_chroma > np.float32(p.chroma_threshold))
+    if on_mat is not None:
+        floor = (size > np.float32(p.floor_lum_threshold)) | (d_chroma > np.float32(p.floor_chroma_threshold))
+        fg = np.where(on_mat > 0, fg, floor)
     if p.shadow_suppression:
         shadow = (d_lum < -p.lum_threshold) & (d_lum > p.shadow_min) & (d_chroma < p.shadow_chroma)
         fg &= ~shadow

@@ -371,7 +371,7 @@ def read_image(image_bgr: npt.NDArray[np.uint8], calibration: Calibration) -> Re
     if float(work.std()) < 1.0:
         raise ImageError(f"image is blank (one flat colour, mean {float(work.mean()):.0f})")
     radius = max(1, int(round(cal.work_size[0] / 320)))
-    on_mat = F.polygon_mask(work.shape[:2], list(cal.mat_polygon), s)
+    on_mat = cal.mat_mask
     mask, gain, d_lum, d_chroma = F.segment(work, cal.background, cal.segment, radius, on_mat)
     mask, gain, d_lum, d_chroma = _relight_shade(work, cal, mask, gain, (d_lum, d_chroma), on_mat, radius)
     fg_raw = F.foreground_mask(d_lum, d_chroma, cal.segment, on_mat)  # before cleaning: thin marks kept
@@ -383,7 +383,7 @@ def read_image(image_bgr: npt.NDArray[np.uint8], calibration: Calibration) -> Re
     found = regions.found
     whole_doubt = bool(reasons)  # which regions are the four sticks is in doubt
 
-    scene = _Scene(image, cal, found, mask, gain, F.illumination(cal.background, on_mat), fg_raw, differs,
+    scene = _Scene(image, cal, found, mask, gain, cal.mat_light, fg_raw, differs,
                    np.asarray(cal.mat_polygon, np.float32).reshape(-1, 1, 2), back_scale,
                    F.stacking(lab, [f.rect for f in found], cal.stick_width * s))
     per = [_read_stick(scene, i) for i in range(len(found))]
