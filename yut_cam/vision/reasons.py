@@ -30,6 +30,8 @@ _KOREAN: tuple[tuple[re.Pattern[str], str], ...] = tuple((re.compile(p), k) for 
      r"보정 때 빽도 표시가 흐리게 보였습니다 (끝의 \1): \2번 윷(배)이 빽도 윷인지 보세요 (빽도 또는 도)"),
     (r"^빽도 mark unsure: stick (\d+) is ([\d.]+) times as light",
      r"빽도 표시가 확실하지 않습니다: \1번 윷이 보정 때의 빽도 윷보다 훨씬 어둡거나 밝게 보입니다 (\2배): 끝에 표시가 있는지 보세요"),
+    (r"^빽도 mark unsure: an end of stick (\d+) lies at the mat's edge",
+     r"빽도 표시가 확실하지 않습니다: \1번 윷의 한쪽 끝이 멍석 가장자리에 있습니다 (끝에 표시가 있는지 보세요)"),
     (r"^빽도 mark unsure", "빽도 표시가 확실하지 않습니다: 배가 위인 윷 끝에 표시가 있는지 보세요"),
     (r"^빽도 mark may be hidden: an end of stick (\d+)",
      r"빽도 표시가 가려졌을 수 있습니다: \1번 윷의 한쪽 끝이 다른 윷에 닿아 있습니다"),

@@ -49,6 +49,13 @@ def rect_corners(rect: Rect) -> npt.NDArray[np.float64]:
                      c + (ux, uy) + (vx, vy), c - (ux, uy) + (vx, vy)])
 
 
+def rect_tips(rect: Rect) -> tuple[tuple[float, float], tuple[float, float]]:
+    """The middles of ``rect``'s two short sides: a stick's tips."""
+    t = math.radians(rect.angle)
+    ux, uy = math.cos(t) * rect.length / 2, math.sin(t) * rect.length / 2
+    return (rect.cx - ux, rect.cy - uy), (rect.cx + ux, rect.cy + uy)
+
+
 def rect_mask(shape: tuple[int, int], rect: Rect) -> U8:
     """A 0/255 mask of ``shape`` (H, W) with ``rect`` filled."""
     mask = np.zeros(shape, np.uint8)
@@ -385,6 +392,54 @@ def to_full_length(rect: Rect, length: float, fg: npt.NDArray[np.uint8],
         return None
     shift = best * short / 2.0
     return Rect(rect.cx + ax * shift, rect.cy + ay * shift, length, rect.width, rect.angle)
+
+
+# a stick seen only in part is followed along its axis where at least this share of a strip
+# across it is faintly unlike the empty mat (``faint``), and no more than FLANK_FAINT of one
+# flank beside it: the stick goes on there, not a patch of light or shade
+GROW_FAINT = 0.6
+FLANK_FAINT = 0.3
+
+
+def grow_along(rect: Rect, faint: npt.NDArray[np.bool_], taken: npt.NDArray[np.bool_], length: float,
+               width: float) -> Rect:
+    """``rect`` (a region much shorter than a stick, work coordinates) drawn out along its axis
+    toward a stick's ``length`` while what lies beyond an end looks like more of it.
+
+    A stick little unlike the mat (grey bark on a grey-green felt) clears the segmentation's
+    thresholds only in places. Beyond each end, a strip of a twentieth of the length, 0.6 of
+    the stick's ``width`` across, joins the stick when ``GROW_FAINT`` of it differs faintly from
+    the empty mat (``faint``), one of the strips 1.2 widths to either side is mostly the mat
+    (``FLANK_FAINT``; a shadow may lie along the other), and none of it is ``taken`` by
+    another region. Both ends grow in turn until neither can, or the stick is whole."""
+    t = math.radians(rect.angle)
+    ax, ay, nx, ny = math.cos(t), math.sin(t), -math.sin(t), math.cos(t)
+    step = max(1.0, 0.05 * length)
+    lo, hi = -rect.length / 2.0, rect.length / 2.0
+    shape = faint.shape
+
+    def share(m: npt.NDArray[np.bool_], along: float, aside: float) -> float:
+        strip = rect_mask(shape, Rect(rect.cx + ax * along + nx * aside, rect.cy + ay * along + ny * aside,
+                                      step, 0.6 * width, rect.angle)) > 0
+        return float(m[strip].mean()) if strip.any() else 0.0
+
+    open_ends = {-1, 1}
+    while open_ends and hi - lo + step <= length:
+        for side in sorted(open_ends):
+            at = (hi if side > 0 else lo) + side * step / 2.0
+            if share(taken, at, 0.0) > 0.1 or share(faint, at, 0.0) < GROW_FAINT \
+                    or min(share(faint, at, 1.2 * width), share(faint, at, -1.2 * width)) > FLANK_FAINT:
+                open_ends.discard(side)
+            elif side > 0:
+                hi += step
+            else:
+                lo -= step
+            if hi - lo + step > length:
+                break
+    if (lo, hi) == (-rect.length / 2.0, rect.length / 2.0):
+        return rect
+    mid = (lo + hi) / 2.0
+    return Rect(rect.cx + ax * mid, rect.cy + ay * mid, hi - lo, rect.width, rect.angle)
 
 
 def _refit(px: npt.NDArray[np.float64], py: npt.NDArray[np.float64], sel: npt.NDArray[np.bool_],
