@@ -28,7 +28,7 @@ CASES = [
      "보정 때 빽도 표시가 흐리게 보였습니다 (끝의 12%): 2번 윷(배)이 빽도 윷인지"),
     ("빽도 mark unsure: stick 3 is 0.5 times as light as the marked stick at calibration",
      "3번 윷이 보정 때의 빽도 윷보다 훨씬 어둡거나 밝게 보입니다 (0.5배)"),
-    ("빽도 mark unsure: an end of stick 2 lies at the mat's edge", "2번 윷의 한쪽 끝이 멍석 가장자리에 있습니다"),
+    ("빽도 mark unsure: stick 2 shows only faintly at its ends", "2번 윷의 끝이 멍석과 거의 같은 색이라"),
     ("빽도 mark may be hidden: an end of stick 4 lies under or against another stick", "4번 윷의 한쪽 끝"),
     ("빽도 mark may be missed: stick 1 was read on 76% of a stick's length", "1번 윷이 길이의 76%만 보였습니다"),
     ("2 stick(s) seen only in small part", "윷 2개가 조금만 보입니다"),

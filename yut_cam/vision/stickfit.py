@@ -49,13 +49,6 @@ def rect_corners(rect: Rect) -> npt.NDArray[np.float64]:
                      c + (ux, uy) + (vx, vy), c - (ux, uy) + (vx, vy)])
 
 
-def rect_tips(rect: Rect) -> tuple[tuple[float, float], tuple[float, float]]:
-    """The middles of ``rect``'s two short sides: a stick's tips."""
-    t = math.radians(rect.angle)
-    ux, uy = math.cos(t) * rect.length / 2, math.sin(t) * rect.length / 2
-    return (rect.cx - ux, rect.cy - uy), (rect.cx + ux, rect.cy + uy)
-
-
 def rect_mask(shape: tuple[int, int], rect: Rect) -> U8:
     """A 0/255 mask of ``shape`` (H, W) with ``rect`` filled."""
     mask = np.zeros(shape, np.uint8)
