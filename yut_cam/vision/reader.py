@@ -168,8 +168,10 @@ def _find(mask: npt.NDArray[np.uint8], lab: F.F32, diffs: tuple[F.F32, F.F32], c
         if k == 1:
             rect = single.shifted(b.x, b.y)
             faint_ends = False
-            if rect.length < 0.7 * length:
-                # seen only in part: follow it where it differs faintly from the mat
+            if rect.length < 0.7 * length and _touches(b, on_mat):
+                # seen only in part: follow it where it differs faintly from the mat (not a
+                # region wholly off it: that may be no stick, the rim of a bystander's shade,
+                # and 낙 rest on it alone)
                 if faint is None:
                     half = cal.segment._replace(
                         lum_threshold=FAINT * cal.segment.lum_threshold,
@@ -246,6 +248,12 @@ def _others(shape: tuple[int, ...], regions: list[F.Blob], b: F.Blob) -> npt.NDA
     return out
 
 
+def _touches(b: F.Blob, on_mat: npt.NDArray[np.uint8]) -> bool:
+    """Whether region ``b`` has a pixel on the mat."""
+    h, w = b.mask.shape
+    return bool((on_mat[b.y:b.y + h, b.x:b.x + w][b.mask > 0] > 0).any())
+
+
 def _count(b: F.Blob, length: float, width: float, on_mat: npt.NDArray[np.uint8]) -> tuple[F.Rect, int, float]:
     """A region's outline, how many sticks it holds, and how much more than that it looks."""
     ys, xs = np.nonzero(b.mask)
@@ -256,7 +264,7 @@ def _count(b: F.Blob, length: float, width: float, on_mat: npt.NDArray[np.uint8]
     # shadow beside it (shade is told from the mat's look, not the floor's): as wide as two
     # (in-package seed 5: four 낙 throws asked about for a fifth region, a stick on the floor
     # split from its shadow)
-    off = not bool(on_mat[b.y + ys, b.x + xs].any())
+    off = not _touches(b, on_mat)
     k = 1 if single.length < 1.3 * length and single.width < (OFF_MAT_OUTLINE if off else 1.7) * width \
         else max(2, int(round(ratio)))
     # how much more than k sticks the region looks: by area, and by its outline

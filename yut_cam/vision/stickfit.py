@@ -411,17 +411,20 @@ def grow_along(rect: Rect, faint: npt.NDArray[np.bool_], taken: npt.NDArray[np.b
     lo, hi = -rect.length / 2.0, rect.length / 2.0
     shape = faint.shape
 
-    def share(m: npt.NDArray[np.bool_], along: float, aside: float) -> float:
-        strip = rect_mask(shape, Rect(rect.cx + ax * along + nx * aside, rect.cy + ay * along + ny * aside,
-                                      step, 0.6 * width, rect.angle)) > 0
-        return float(m[strip].mean()) if strip.any() else 0.0
+    def strip(along: float, aside: float) -> npt.NDArray[np.bool_]:
+        return rect_mask(shape, Rect(rect.cx + ax * along + nx * aside, rect.cy + ay * along + ny * aside,
+                                     step, 0.6 * width, rect.angle)) > 0
+
+    def share(m: npt.NDArray[np.bool_], where: npt.NDArray[np.bool_]) -> float:
+        return float(m[where].mean()) if where.any() else 0.0
 
     open_ends = {-1, 1}
     while open_ends and hi - lo + step <= length:
         for side in sorted(open_ends):
             at = (hi if side > 0 else lo) + side * step / 2.0
-            if share(taken, at, 0.0) > 0.1 or share(faint, at, 0.0) < GROW_FAINT \
-                    or min(share(faint, at, 1.2 * width), share(faint, at, -1.2 * width)) > FLANK_FAINT:
+            beyond = strip(at, 0.0)
+            if share(taken, beyond) > 0.1 or share(faint, beyond) < GROW_FAINT \
+                    or min(share(faint, strip(at, 1.2 * width)), share(faint, strip(at, -1.2 * width))) > FLANK_FAINT:
                 open_ends.discard(side)
             elif side > 0:
                 hi += step
