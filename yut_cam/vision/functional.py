@@ -151,6 +151,12 @@ class SegmentParams(NamedTuple):
     floor_lum_threshold: float  # the same two thresholds off the mat (the floor may be
     floor_chroma_threshold: float  # noisier: grass, JPEG blocks on saturated colours)
 
+    def scaled(self, factor: float) -> SegmentParams:
+        """These parameters with the four thresholds (mat and floor) times ``factor``."""
+        return self._replace(lum_threshold=factor * self.lum_threshold, chroma_threshold=factor * self.chroma_threshold,
+                             floor_lum_threshold=factor * self.floor_lum_threshold,
+                             floor_chroma_threshold=factor * self.floor_chroma_threshold)
+
 
 def foreground_mask(d_lum: F32, d_chroma: F32, p: SegmentParams, on_mat: U8 | None = None) -> U8:
     """0/255 mask of pixels that differ from the background and are not shadow.

@@ -146,7 +146,7 @@ def _find(mask: npt.NDArray[np.uint8], lab: F.F32, diffs: tuple[F.F32, F.F32], c
     fragments = [b for b in regions if b.area < 0.3 * area]
     regions = whole + fragments[:max(0, 4 - len(whole))]
     small_part = len(reasons)  # where to say how many of them stayed small
-    short = len(regions) - len(whole)
+    fragments_whole = 0  # fragments followed to a stick's length
     singles, counts, excess = [], [], []
     for b in regions:
         single, k, more = _count(b, length, width, on_mat)
@@ -173,16 +173,11 @@ def _find(mask: npt.NDArray[np.uint8], lab: F.F32, diffs: tuple[F.F32, F.F32], c
                 # region wholly off it: that may be no stick, the rim of a bystander's shade,
                 # and 낙 rest on it alone)
                 if faint is None:
-                    half = cal.segment._replace(
-                        lum_threshold=FAINT * cal.segment.lum_threshold,
-                        chroma_threshold=FAINT * cal.segment.chroma_threshold,
-                        floor_lum_threshold=FAINT * cal.segment.floor_lum_threshold,
-                        floor_chroma_threshold=FAINT * cal.segment.floor_chroma_threshold,
-                        shadow_suppression=False)
-                    faint = F.foreground_mask(diffs[0], diffs[1], half, on_mat) > 0
+                    loose = cal.segment.scaled(FAINT)._replace(shadow_suppression=False)
+                    faint = F.foreground_mask(diffs[0], diffs[1], loose, on_mat) > 0
                 grown = F.grow_along(rect, faint, _others(mask.shape, regions, b), length, width)
                 faint_ends, rect = grown != rect, grown
-                short -= b.area < 0.3 * area and rect.length >= 0.7 * length  # found whole
+                fragments_whole += b.area < 0.3 * area and rect.length >= 0.7 * length
             if rect.width > 1.1 * width:
                 rect = F.peel_shadow(rect, lab, diffs[0], diffs[1], cal.segment,
                                      2.0 * cal.segment.shadow_chroma, min_width=0.95 * width)
@@ -219,6 +214,7 @@ def _find(mask: npt.NDArray[np.uint8], lab: F.F32, diffs: tuple[F.F32, F.F32], c
                            " the split is unsure")
         for r in rects:
             found.append(_Found(r.shifted(b.x, b.y), float(b.area) / k, merged=True))
+    short = len(regions) - len(whole) - fragments_whole
     if short:
         reasons.insert(small_part, f"{short} stick(s) seen only in small part")
     if len(found) < 4:
