@@ -404,3 +404,45 @@ def test_stacking_tells_which_crossing_stick_lies_on_top(faces: str, top: int, e
 def test_stacking_leaves_sticks_apart_alone() -> None:
     sticks = [S.Stick(400, 300, 0, "배"), S.Stick(700, 300, 40, "등")]
     assert _stacking(sticks) == ((0, 0), (0, 0))
+
+
+def _rows_patch(rows: list[float]) -> npt.NDArray[np.uint8]:
+    """A grey stick patch, 24 rows across, each row at ``rows[i]`` of the lightness 180."""
+    out = np.zeros((24, 96, 3), np.uint8)
+    for i, r in enumerate(rows):
+        out[i] = int(round(180 * r))
+    return out
+
+
+FLAT = [1.0] * 24
+SHADOW_TOP = [0.5] * 6 + [0.75] + FLAT[7:]  # a shadow along one side, the rest flat
+ROUND = [0.6 + 0.5 * float(np.sqrt(1 - u * u)) for u in np.linspace(-1, 1, 24)]  # shaded to both rims
+LIT_ONE_SIDE = [1.0 - 0.3 * i / 23 for i in range(24)]  # darkening to one rim, never below 0.8 of the median
+SUN_ON_ROUND = [0.6 + 0.6 * i / 23 for i in range(24)]  # a round face lit from one side: dark at one rim, no even part
+
+
+@pytest.mark.parametrize(("rows", "cut"), [
+    (FLAT, None),
+    (SHADOW_TOP, slice(0, 8)),  # the dark rows and the one where it fades
+    (SHADOW_TOP[::-1], slice(16, 24)),
+    (ROUND, None),
+    (LIT_ONE_SIDE, None),
+    (SUN_ON_ROUND, None),
+    ([0.5] * 12 + [1.0] * 12, None),  # half of it dark: no band beside a stick, another face
+])
+def test_dark_side_finds_a_dark_band_along_one_side_only(rows: list[float], cut: slice | None) -> None:
+    got = F.dark_side(_rows_patch(rows))
+    if cut is None:
+        assert got is None
+    else:
+        assert got is not None
+        expect = np.ones((24, 96), np.uint8)
+        expect[cut] = 0
+        assert np.array_equal(got, expect)
+
+
+def test_dark_side_keeps_what_was_covered_already() -> None:
+    valid = np.ones((24, 96), np.uint8)
+    valid[:, 40:60] = 0  # under another stick
+    got = F.dark_side(_rows_patch(SHADOW_TOP), valid)
+    assert got is not None and not got[:8].any() and not got[10:, 40:60].any() and got[10:, :40].all()

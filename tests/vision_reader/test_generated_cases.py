@@ -106,3 +106,17 @@ def test_a_mark_read_at_faint_ends_is_asked_about() -> None:
     rec = run_style((26522, 11, None, True))[10]
     assert rec["truth"] == "도" and rec["flagged"], rec
     assert any("shows only faintly at its ends" in r for r in rec["reasons"]) and "도" in rec["alternatives"]
+
+
+def test_a_shadow_along_a_pale_flat_stick_is_asked_about() -> None:
+    """Held-out venue 27514 (a straw mat in sun, pale wooden sticks): a 배 stick's far rim is
+    lost to the mat and its box takes in the shadow along its near side; that dark band made
+    three 배 sticks read 등, unasked (걸 as 개, 개 as 빽도 twice). Read without the band, the
+    face is flat: the referee is asked, and the throw's truth is among the choices."""
+    from bench.held_out_scenes import run_style
+
+    records = run_style((27514, 14, None, True))
+    for t in (5, 9, 13):
+        rec = records[t]
+        assert rec["flagged"] and rec["truth"] in rec["alternatives"] + [rec["read"]], (t, rec)
+        assert any("a dark band along one side" in r for r in rec["reasons"]), (t, rec["reasons"])

@@ -295,6 +295,41 @@ def face_features(patch: U8, valid: U8 | None = None) -> npt.NDArray[np.float64]
     ])
 
 
+SIDE_DARK = 0.8  # a row of a stick patch this much darker than its median row is dark
+SIDE_EVEN = 0.05  # the far side of a patch with a dark band is even (flat): its rows within this share
+
+
+def dark_side(patch: U8, valid: U8 | None = None) -> U8 | None:
+    """``valid`` without the rows along one long side of a stick patch (length along x)
+    that are darker than most of it (< ``SIDE_DARK`` of the median row), when that side
+    alone is dark (up to 45% of the width) and the far side of the rest is even (the rows
+    of its outer 60% within ``SIDE_EVEN`` of each other): a shadow beside a flat stick, or a
+    flat stick whose far rim was lost to a mat of its colour, that the box took in. ``None``
+    otherwise: a round face is shaded to both rims in even light, and from one rim through
+    its middle in light from one side."""
+    h, w = patch.shape[:2]
+    ok = np.ones((h, w), bool) if valid is None else valid > 0
+    light = cv2.cvtColor(patch, cv2.COLOR_BGR2LAB)[..., 0].astype(np.float64)
+    seen = ok.sum(axis=1)
+    if (seen > 0).sum() < h // 2:
+        return None
+    rows = np.where(seen > 0, (light * ok).sum(axis=1) / np.maximum(seen, 1), np.nan)
+    dark = rows < SIDE_DARK * float(np.nanmedian(rows))  # an unseen row (nan) is not dark
+    top = int(np.argmin(dark)) if not dark.all() else h
+    bottom = int(np.argmin(dark[::-1])) if not dark.all() else h
+    if (top > 0) == (bottom > 0) or max(top, bottom) > 0.45 * h:
+        return None
+    cut = slice(0, top + 1) if top else slice(h - bottom - 1, h)  # and the row where it fades
+    rest = rows[top + 1:] if top else rows[:h - bottom - 1][::-1]
+    far = rest[int(0.4 * len(rest)):]
+    far = far[~np.isnan(far)]
+    if len(far) < 2 or float(far.max() - far.min()) > SIDE_EVEN * float(np.median(far)):
+        return None
+    out = ok.astype(np.uint8)
+    out[cut] = 0
+    return out
+
+
 def face_lab(names: tuple[str, ...], features: tuple[float, ...]) -> npt.NDArray[np.float64]:
     """The mean colour, in OpenCV's 8-bit Lab, that :func:`face_features` measured as
     ``features`` (named by ``names``): the inverse of its first three entries."""
