@@ -118,5 +118,5 @@ def test_a_shadow_along_a_pale_flat_stick_is_asked_about() -> None:
     records = run_style((27514, 14, None, True))
     for t in (5, 9, 13):
         rec = records[t]
-        assert rec["flagged"] and rec["truth"] in rec["alternatives"] + [rec["read"]], (t, rec)
+        assert rec["flagged"] and rec["read"] != rec["truth"] and rec["truth"] in rec["alternatives"], (t, rec)
         assert any("a dark band along one side" in r for r in rec["reasons"]), (t, rec["reasons"])
