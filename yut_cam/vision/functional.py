@@ -315,8 +315,9 @@ def dark_side(patch: U8, valid: U8 | None = None) -> U8 | None:
         return None
     rows = np.where(seen > 0, (light * ok).sum(axis=1) / np.maximum(seen, 1), np.nan)
     dark = rows < SIDE_DARK * float(np.nanmedian(rows))  # an unseen row (nan) is not dark
-    top = int(np.argmin(dark)) if not dark.all() else h
-    bottom = int(np.argmin(dark[::-1])) if not dark.all() else h
+    if dark.all():
+        return None
+    top, bottom = int(np.argmin(dark)), int(np.argmin(dark[::-1]))  # dark rows from each side
     if (top > 0) == (bottom > 0) or max(top, bottom) > 0.45 * h:
         return None
     cut = slice(0, top + 1) if top else slice(h - bottom - 1, h)  # and the row where it fades
