@@ -72,6 +72,58 @@ def test_fit_rectangles_single_stick_is_its_outline() -> None:
     assert explained == pytest.approx(1.0)
 
 
+def _row(k: int, angle: float, gap: float, step: float, length: float = 40.0,
+         width: float = 8.0) -> list[F.Rect]:
+    """``k`` sticks side by side along ``angle``, ``gap`` px apart, each ``step`` px further along."""
+    t = math.radians(angle)
+    ux, uy, vx, vy = math.cos(t), math.sin(t), -math.sin(t), math.cos(t)
+    return [F.Rect(90 + (vx * (width + gap) + ux * step) * (i - (k - 1) / 2),
+                   70 + (vy * (width + gap) + uy * step) * (i - (k - 1) / 2), length, width, angle) for i in range(k)]
+
+
+def _region(rects: list[F.Rect], seam: float = 0.1) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.intp], F.F32]:
+    """The pixels of one region holding ``rects`` (the gaps between them closed, as blur and a
+    segmentation's closing close them) and a blurred strength map: the sticks differ from the
+    mat by 4, the mat in a gap by ``seam``."""
+    shape = (140, 180)  # not square
+    sticks = np.zeros(shape, np.uint8)
+    for r in rects:
+        sticks |= F.rect_mask(shape, r)
+    strength = cv2.GaussianBlur(np.where(sticks > 0, 4.0, seam).astype(np.float32), (0, 0), 1.0)
+    region = cv2.morphologyEx(sticks, cv2.MORPH_CLOSE, np.ones((7, 7), np.uint8))
+    ys, xs = np.nonzero(region)
+    return xs, ys, strength
+
+
+@pytest.mark.parametrize(("k", "angle", "gap", "step"), [
+    (4, 0.0, 3.0, 0.0),     # a neat row, laid along x
+    (4, 30.0, 2.0, 0.0),    # turned
+    (4, 140.0, 4.0, 9.0),   # stepped: the outline runs slantwise
+    (4, 75.0, 3.0, -6.0),
+    (2, 100.0, 2.0, 4.0),   # a pair
+    (3, 10.0, 5.0, 0.0),    # as wide as long
+])
+def test_split_row_cuts_sticks_side_by_side(k: int, angle: float, gap: float, step: float) -> None:
+    truth = _row(k, angle, gap, step)
+    xs, ys, strength = _region(truth)
+    found = F.split_row(xs, ys, k, strength)
+    assert found is not None and len(found) == k
+    assert match_all(found, truth, pos=1.5, ang=3.0), (found, truth)
+    assert all(abs(r.length - 40.0) < 3.0 and abs(r.width - 8.0) < 3.0 for r in found)
+
+
+@pytest.mark.parametrize("what", ["touching", "crossing", "end to end"])
+def test_split_row_refuses_what_is_no_row(what: str) -> None:
+    if what == "touching":  # four sticks with no seam between them: a block, either way
+        rects, seam = _row(4, 20.0, 0.0, 0.0, length=40.0, width=10.0), 4.0
+    elif what == "crossing":
+        rects, seam = [F.Rect(90, 70, 40, 8, 30.0), F.Rect(90, 70, 40, 8, 120.0)], 0.1
+    else:
+        rects, seam = [F.Rect(70, 70, 40, 8, 0.0), F.Rect(112, 70, 40, 8, 0.0)], 0.1
+    xs, ys, strength = _region(rects, seam)
+    assert F.split_row(xs, ys, len(rects), strength) is None
+
+
 def test_split_by_colour_separates_a_light_and_a_dark_stick() -> None:
     light, dark = F.Rect(60, 40, 50, 10, 10.0), F.Rect(58, 50, 50, 10, 10.0)
     shape = (90, 130)

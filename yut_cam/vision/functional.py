@@ -28,6 +28,7 @@ from yut_cam.vision.stickfit import rect_corners as rect_corners
 from yut_cam.vision.stickfit import rect_from_min_area as rect_from_min_area
 from yut_cam.vision.stickfit import rect_mask as rect_mask
 from yut_cam.vision.stickfit import split_by_colour as split_by_colour
+from yut_cam.vision.stickfit import split_row as split_row
 from yut_cam.vision.stickfit import stacking as stacking
 from yut_cam.vision.stickfit import to_full_length as to_full_length
 

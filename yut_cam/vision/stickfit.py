@@ -109,6 +109,133 @@ def fit_rectangles(mask: U8, k: int, length: float, width: float,
     return [r.shifted(-pad, -pad) for r in rects], explained
 
 
+ROW_VALLEY = 0.2  # a seam between sticks side by side shows at least this much less of a stick
+ROW_MARGIN = 0.15  # ... and by this much more than square to the sticks
+ROW_COHERENT = 0.3  # where this share of a row's edges runs one way, the sticks lie within
+ROW_TURN = 15.0  # this many degrees of it
+
+
+def split_row(xs: npt.NDArray[np.intp], ys: npt.NDArray[np.intp], k: int, strength: F32) -> list[Rect] | None:
+    """A region of ``k`` sticks lying side by side (a row, neat or stepped, as a referee lays
+    them for calibration), given by its pixels ``xs``, ``ys``, cut along its length into
+    ``k`` sticks, with ``strength`` how much each pixel differs from the empty mat.
+
+    The sticks' direction is not the outline's (a stepped row's outline runs slantwise, a
+    row of four may be as wide as long): of a few (the outline's two sides, the direction
+    of most of the region's edges, square to it) it is the one across which the region
+    shows ``k`` sticks with the deepest seams between them, where it shows at least
+    ``ROW_VALLEY`` less of a stick than along their middles (a gap shows the mat, or nothing
+    of the region at all; a blurred seam, less), and ``ROW_MARGIN`` more than across the
+    direction square to it (the bands of a 등 pattern across a row of pale sticks are seams
+    too); where most edges run one way (long sides, grain), along them. None when no
+    direction does, or a stick cut out is no stick: not filled, not turned that way, too
+    short for its width."""
+    outline = rect_from_min_area(np.stack([xs, ys], axis=1).astype(np.float32))
+    # as the sticks' own pixels show it (a seam blurred between two sticks shows less of
+    # them, however unlike the mat they are), not a speck of glare or dirt
+    top = max(float(np.percentile(strength[ys, xs], 90)), 1e-6)
+    weight = np.clip(strength[ys, xs], 0.0, top).astype(np.float64)
+    edges, coherence = _edge_direction(xs, ys, strength, top)
+    cuts: dict[float, tuple[float, list[Rect]] | None] = {}
+    for angle in (outline.angle, edges):
+        for a in (angle % 180.0, (angle + 90.0) % 180.0):
+            if all(_turn(a, b) >= 5.0 for b in cuts):
+                cuts[a] = _cut_row(xs, ys, k, a, weight)
+    depth = {a: -1.0 if cut is None else cut[0] for a, cut in cuts.items()}
+    best = max(depth, key=lambda a: depth[a])
+    square = max((depth[a] for a in depth if _turn(a, best) > 85.0), default=-1.0)
+    chosen = cuts[best]
+    if chosen is None or depth[best] < max(ROW_VALLEY, square + ROW_MARGIN) \
+            or (coherence >= ROW_COHERENT and _turn(best, edges) >= ROW_TURN):
+        return None
+    return chosen[1]
+
+
+def _turn(a: float, b: float) -> float:
+    """The angle (degrees, 0-90) between two directions given in degrees."""
+    return abs((a - b + 90.0) % 180.0 - 90.0)
+
+
+def _edge_direction(xs: npt.NDArray[np.intp], ys: npt.NDArray[np.intp], strength: F32,
+                    top: float) -> tuple[float, float]:
+    """The direction (degrees) square to most of the gradient of ``strength`` (up to ``top``)
+    in and around the region of pixels ``xs``, ``ys`` (that of most of its edges), and how
+    many of them run that way (0: every way alike, 1: all)."""
+    pad = 3
+    x0, y0 = max(0, int(xs.min()) - pad), max(0, int(ys.min()) - pad)
+    x1, y1 = min(strength.shape[1], int(xs.max()) + pad + 1), min(strength.shape[0], int(ys.max()) + pad + 1)
+    crop = np.clip(strength[y0:y1, x0:x1], 0.0, top).astype(np.float32)
+    gx = cv2.Sobel(crop, cv2.CV_32F, 1, 0, ksize=3)
+    gy = cv2.Sobel(crop, cv2.CV_32F, 0, 1, ksize=3)
+    seed = np.zeros(crop.shape, np.uint8)
+    seed[ys - y0, xs - x0] = 1
+    near = cv2.dilate(seed, np.ones((2 * pad + 1, 2 * pad + 1), np.uint8)) > 0
+    mag = np.hypot(gx, gy)[near]
+    phi = np.arctan2(gy, gx)[near]
+    c, s = float((mag * np.cos(2 * phi)).sum()), float((mag * np.sin(2 * phi)).sum())
+    return (math.degrees(0.5 * math.atan2(s, c)) + 90.0) % 180.0, math.hypot(c, s) / max(float(mag.sum()), 1e-9)
+
+
+def _cut_row(xs: npt.NDArray[np.intp], ys: npt.NDArray[np.intp], k: int, angle: float,
+             weight: npt.NDArray[np.float64]) -> tuple[float, list[Rect]] | None:
+    """The region cut across ``angle`` into ``k`` sticks, and how deep its shallowest seam is
+    (1 - what the seam shows of a stick against the sticks' middles); None when it cannot
+    be cut into ``k`` stick-shaped parts that way."""
+    t = math.radians(angle)
+    across = -xs * math.sin(t) + ys * math.cos(t)
+    across = across - float(across.min())
+    width = float(across.max()) + 1.0
+    if k < 2 or width < 2.0 * k:
+        return None
+    bins = int(math.ceil(width)) + 1
+    at = np.clip(across.astype(np.intp), 0, bins - 1)
+    shows = np.bincount(at, weights=weight, minlength=bins)
+    profile = np.convolve(shows, np.ones(3) / 3.0, mode="same")
+    counts = np.bincount(at, minlength=bins).astype(np.float64)
+    step = width / k
+    cuts = [0.0]
+    for j in range(1, k):
+        lo, hi = int(round(j * step - 0.3 * step)), int(round(j * step + 0.3 * step)) + 1
+        cuts.append(float(lo + int(np.argmin(profile[lo:hi]))) + 0.5)
+    cuts.append(width + 1.0)
+    # each stick's span across: where its strip holds at least half as many of the region's
+    # pixels as across its middle (not a thin bridge of blur or shade to the next), and no
+    # further from where it differs at least half as much as along its middle than the row's
+    # outer rims reach past that (blur that joined two sticks across a narrow gap would make
+    # each as wide as the gap; one stick alone shows its rims only)
+    mean = shows / np.maximum(counts, 1.0)
+    spans = []
+    for a, b in zip(cuts[:-1], cuts[1:]):
+        lo, hi = int(math.ceil(a - 0.5)), min(bins, int(math.ceil(b - 0.5)))
+        if hi - lo < 2:
+            return None
+        spans.append((_span(counts, lo, hi), _span(mean, lo, hi)))
+    middles = np.concatenate([profile[s0:s1] for _, (s0, s1) in spans])
+    seam = max(float(profile[int(c)]) for c in cuts[1:-1]) / max(float(np.median(middles)), 1e-9)
+    rim = max(0.0, 0.5 * ((spans[0][1][0] - spans[0][0][0]) + (spans[-1][0][1] - spans[-1][1][1])))
+    pts = np.stack([xs, ys], axis=1).astype(np.float32)
+    rects = []
+    for (c0, c1), (s0, s1) in spans:
+        own = (across >= max(c0, s0 - rim)) & (across < min(c1, s1 + rim))
+        if own.sum() < 5:
+            return None
+        r = rect_from_min_area(pts[own])
+        if r.length < 2.0 * r.width or _turn(r.angle, angle) > 8.0 or own.sum() < 0.75 * r.length * r.width:
+            return None
+        rects.append(r)
+    return 1.0 - seam, rects
+
+
+def _span(profile: npt.NDArray[np.float64], lo: int, hi: int) -> tuple[int, int]:
+    """The bins ``[first, last)`` around the peak of ``profile[lo:hi]`` holding at least half of it."""
+    part = profile[lo:hi]
+    peak = int(np.argmax(part))
+    strong = part >= 0.5 * float(part[peak])
+    first = peak - int(np.argmin(strong[peak::-1])) + 1 if not strong[:peak + 1].all() else 0
+    last = peak + int(np.argmin(strong[peak:])) if not strong[peak:].all() else len(part)
+    return lo + first, lo + last
+
+
 def _placements(weights: F32, length: float, width: float, angle_step: float,
                 top: int) -> list[Rect]:
     """The ``top`` best stick placements on ``weights`` (at angles at least 10° apart)."""
