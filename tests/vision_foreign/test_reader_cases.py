@@ -73,8 +73,8 @@ def test_a_stick_across_the_middle_does_not_hide_the_mark_at_an_end() -> None:
 
 @pytest.mark.parametrize(("venue", "throw", "truth", "asks"), [
     (1586, 4, "윷", False),  # eight regions, four of a stick's colour
-    (1515, 0, "개", False),  # six regions: the shade over the mat's rim in pieces
-    (1522, 4, "빽도", True),  # bark sticks nearly the mat's colour: only one stands out by it
+    (1527, 11, "낙", False),  # thirteen regions: the shade over the mat's rim in nine pieces
+    (1522, 6, "개", True),  # bark sticks nearly the mat's colour: only two stand out by it
 ])
 def test_the_rims_of_a_bystanders_shade_are_not_taken_for_sticks(venue: int, throw: int, truth: str,
                                                                    asks: bool) -> None:

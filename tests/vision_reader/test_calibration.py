@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 from pathlib import Path
 
 import cv2
@@ -214,6 +215,51 @@ def test_refuses_touching_sticks(triplet: tuple[np.ndarray, np.ndarray, np.ndarr
               S.Stick(800, 300, 90, "배"), S.Stick(600, 500, 45, "배")]
     with pytest.raises(CalibrationError, match="belly image"):
         calibrate(empty, S.render(sticks, 5), back)
+
+
+def _row(face: str, angle: float, pitch: float, step: float = 0.0, at: tuple[float, float] = (560.0, 300.0),
+         n: int = 4, marked: int = 2) -> list[S.Stick]:
+    """``n`` sticks side by side along ``angle``, ``pitch`` px from middle to middle, each
+    ``step`` px further along than the one before (a stepped row)."""
+    t = math.radians(angle)
+    ux, uy, vx, vy = math.cos(t), math.sin(t), -math.sin(t), math.cos(t)
+    return [S.Stick(at[0] + vx * pitch * i + ux * step * i, at[1] + vy * pitch * i + uy * step * i, angle, face,
+                    marked=face == "배" and i == marked) for i in range(n)]
+
+
+@pytest.mark.parametrize(("angle", "pitch", "step"), [(0.0, 25.0, 0.0), (30.0, 26.0, 0.0), (160.0, 25.0, -15.0),
+                                                     (45.0, 30.0, 10.0)])
+def test_sticks_laid_side_by_side_calibrate_as_sticks_apart(triplet: tuple[np.ndarray, np.ndarray, np.ndarray],
+                                                           cal: Calibration, angle: float, pitch: float,
+                                                           step: float) -> None:
+    """A referee lays the four sticks in a row, a finger's width apart (neatly or a little
+    stepped): each is found, as large as when they lie apart, with the mark and both faces."""
+    empty = triplet[0]
+    row = calibrate(empty, S.render(_row("배", angle, pitch, step), 1), S.render(_row("등", angle, pitch, step), 2))
+    assert row.stick_length == pytest.approx(cal.stick_length, rel=0.06)
+    assert row.stick_width == pytest.approx(cal.stick_width, rel=0.12)
+    assert row.mark is not None
+    throw = S.render(S.four("배등등배", seed=3), 7)
+    assert read_image(throw, row).result == read_image(throw, cal).result == "개"
+
+
+def test_a_pair_side_by_side_beside_two_sticks_apart(triplet: tuple[np.ndarray, np.ndarray, np.ndarray],
+                                                     cal: Calibration) -> None:
+    empty = triplet[0]
+    def layout(face: str) -> list[S.Stick]:
+        return _row(face, 20.0, 26.0, at=(420.0, 260.0), n=2, marked=0) + [
+            S.Stick(820, 260, 100, face), S.Stick(600, 520, 160, face)]
+    two = calibrate(empty, S.render(layout("배"), 1), S.render(layout("등"), 2))
+    assert two.stick_length == pytest.approx(cal.stick_length, rel=0.06)
+    assert two.mark is not None
+
+
+def test_refuses_sticks_side_by_side_without_a_gap(triplet: tuple[np.ndarray, np.ndarray, np.ndarray]) -> None:
+    """Four sticks pressed together are a block that could be cut either way: the referee is
+    asked to lay them apart or side by side with a gap."""
+    empty, _, back = triplet
+    with pytest.raises(CalibrationError, match="belly image: found 1 stick.*side by side"):
+        calibrate(empty, S.render(_row("배", 0.0, 17.0), 1), back)
 
 
 @pytest.fixture(scope="module")

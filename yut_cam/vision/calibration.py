@@ -4,7 +4,9 @@
 the mat's outline (and how far its true edge may lie from a found outline: ``mat_doubt``),
 the empty mat (background), the size of a stick, how the flat (배) and round (등) faces
 look, and how the 빽도 mark looks (the one belly-up stick that differs at one end; when no
-stick does clearly, the calibration carries no mark and says why). The result,
+stick does clearly, the calibration carries no mark and says why). The sticks may lie apart
+or side by side in a row with a little gap between them, as a referee lays them (a row is
+cut into its sticks at the seams; four pressed together are refused). The result,
 :class:`Calibration`, and its file are :mod:`yut_cam.vision.calmodel`.
 """
 
@@ -103,6 +105,41 @@ def bridge_pieces(mask: npt.NDArray[np.uint8], regions: list[F.Blob], length: fl
     return joined
 
 
+def _rows(found: list[F.Blob], d_lum: F.F32, d_chroma: F.F32, params: F.SegmentParams) -> list[F.Rect] | None:
+    """The four sticks in fewer regions, when some of them lie side by side in a row (a
+    referee lays them so, neatly or a little stepped): the four are shared out between the
+    regions as their areas say (every stick about as large) and each row is cut into its
+    sticks (:func:`functional.split_row`). None when the regions cannot be so read (a stick
+    across another, sticks end to end, something else on the mat)."""
+    regions = [b for b in found if b.area >= 0.15 * found[0].area] if found else []  # not specks
+    shares = sorted((max(b.area / k for b, k in zip(regions, counts)) / min(b.area / k for b, k in zip(regions, counts)),
+                     counts) for counts in _shares(len(regions), STICK_COUNT))
+    if not shares or shares[0][0] > 1.35:
+        return None
+    strength = np.maximum(np.abs(d_lum) / max(params.lum_threshold, 1e-6),
+                          d_chroma / max(params.chroma_threshold, 1e-6)).astype(np.float32)
+    rects: list[F.Rect] = []
+    for b, k in zip(regions, shares[0][1]):
+        ys, xs = np.nonzero(b.mask)
+        xs, ys = xs + b.x, ys + b.y
+        row = [F.rect_from_min_area(np.stack([xs, ys], axis=1).astype(np.float32))] if k == 1 else \
+            F.split_row(xs, ys, k, strength)
+        if row is None:
+            return None
+        rects += row
+    lengths, widths = [r.length for r in rects], [r.width for r in rects]
+    if max(lengths) > 1.25 * min(lengths) or max(widths) > 1.5 * min(widths):
+        return None
+    return rects
+
+
+def _shares(n: int, total: int) -> list[tuple[int, ...]]:
+    """Every way of sharing ``total`` sticks among ``n`` regions, at least one each."""
+    if n <= 1:
+        return [(total,)] if n == 1 and total >= 1 else []
+    return [(k,) + rest for k in range(1, total - n + 2) for rest in _shares(n - 1, total - k)]
+
+
 def _find_sticks(image: npt.NDArray[np.uint8], background: npt.NDArray[np.uint8],
                  params: F.SegmentParams, name: str, work_size: tuple[int, int],
                  on_mat: npt.NDArray[np.uint8]) -> tuple[list[F.Rect], npt.NDArray[np.float32]]:
@@ -123,8 +160,14 @@ def _find_sticks(image: npt.NDArray[np.uint8], background: npt.NDArray[np.uint8]
         if bridge_pieces(mask, found, max(r.length for r in boxes), float(np.median([r.width for r in boxes]))):
             found = F.blobs(mask, min_area=work_size[0] * work_size[1] * 2e-4)
     if len(found) < STICK_COUNT:
-        raise CalibrationError(f"{name} image: found {len(found)} stick(s), need exactly {STICK_COUNT}"
-                               " lying apart on the mat")
+        rows = _rows(found, d_lum, d_chroma, params)
+        if rows is None:
+            raise CalibrationError(f"{name} image: found {len(found)} stick(s), need exactly {STICK_COUNT}"
+                                   " lying apart or side by side on the mat")
+        # cut at the seams: a shadow may lie along a row's outer side, not between its sticks
+        least = 0.9 * float(np.median([r.width for r in rows]))
+        return [F.peel_shadow(r, lab, d_lum, d_chroma, params, 2.0 * params.shadow_chroma, min_width=least)
+                for r in rows], gain
     top = found[:STICK_COUNT]
     med = float(np.median([b.area for b in top]))
     big = [b for b in found if b.area >= 0.35 * med]
