@@ -112,10 +112,16 @@ def test_split_row_cuts_sticks_side_by_side(k: int, angle: float, gap: float, st
     assert all(abs(r.length - 40.0) < 3.0 and abs(r.width - 8.0) < 3.0 for r in found)
 
 
-@pytest.mark.parametrize("what", ["touching", "crossing", "end to end"])
+@pytest.mark.parametrize("what", ["touching", "crossing", "end to end", "a stick and its shadow"])
 def test_split_row_refuses_what_is_no_row(what: str) -> None:
     if what == "touching":  # four sticks with no seam between them: a block, either way
         rects, seam = _row(4, 20.0, 0.0, 0.0, length=40.0, width=10.0), 4.0
+    elif what == "a stick and its shadow":  # the shadow differs from the mat far less than the stick
+        stick, shade = _row(2, 35.0, 2.0, 0.0)
+        xs, ys, strength = _region([stick, shade])
+        strength[F.rect_mask(strength.shape, shade) > 0] = 1.2
+        assert F.split_row(xs, ys, 2, strength) is None
+        return
     elif what == "crossing":
         rects, seam = [F.Rect(90, 70, 40, 8, 30.0), F.Rect(90, 70, 40, 8, 120.0)], 0.1
     else:

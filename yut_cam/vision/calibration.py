@@ -162,8 +162,8 @@ def _find_sticks(image: npt.NDArray[np.uint8], background: npt.NDArray[np.uint8]
     if len(found) < STICK_COUNT:
         rows = _rows(found, d_lum, d_chroma, params)
         if rows is None:
-            raise CalibrationError(f"{name} image: found {len(found)} stick(s), need exactly {STICK_COUNT}"
-                                   " lying apart or side by side on the mat")
+            raise CalibrationError(f"{name} image: found {len(found)} stick(s), need exactly {STICK_COUNT} on the mat,"
+                                   " lying apart or side by side with a gap between them")
         # cut at the seams: a shadow may lie along a row's outer side, not between its sticks
         least = 0.9 * float(np.median([r.width for r in rows]))
         return [F.peel_shadow(r, lab, d_lum, d_chroma, params, 2.0 * params.shadow_chroma, min_width=least)

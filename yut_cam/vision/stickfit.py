@@ -214,7 +214,7 @@ def _cut_row(xs: npt.NDArray[np.intp], ys: npt.NDArray[np.intp], k: int, angle: 
     seam = max(float(profile[int(c)]) for c in cuts[1:-1]) / max(float(np.median(middles)), 1e-9)
     rim = max(0.0, 0.5 * ((spans[0][1][0] - spans[0][0][0]) + (spans[-1][0][1] - spans[-1][1][1])))
     pts = np.stack([xs, ys], axis=1).astype(np.float32)
-    rects = []
+    rects, looks = [], []
     for (c0, c1), (s0, s1) in spans:
         own = (across >= max(c0, s0 - rim)) & (across < min(c1, s1 + rim))
         if own.sum() < 5:
@@ -223,6 +223,11 @@ def _cut_row(xs: npt.NDArray[np.intp], ys: npt.NDArray[np.intp], k: int, angle: 
         if r.length < 2.0 * r.width or _turn(r.angle, angle) > 8.0 or own.sum() < 0.75 * r.length * r.width:
             return None
         rects.append(r)
+        looks.append(float(weight[own].mean()))
+    # the sticks of a calibration picture show one face alike; a part far fainter than the
+    # others is no stick (a shadow beside one, the region's rim)
+    if min(looks) < 0.5 * max(looks):
+        return None
     return 1.0 - seam, rects
 
 
