@@ -136,3 +136,17 @@ def test_calibration_learns_the_faces_on_the_band_they_are_read_on(venue: int, t
     rec = run_style((venue, throw + 1, None, True))[throw]
     assert rec["truth"] == "개"
     assert rec["read"] == rec["truth"] or rec["flagged"], rec
+
+
+def test_a_ring_printed_on_the_mat_is_not_taken_for_its_edge() -> None:
+    """Held-out venue 30532: a grey banner, nearly the tiled floor's colour, printed with
+    rings; the mat finder took the outer ring for the mat's edge (38% of the mat) and every
+    stick beyond it was read off the mat: 12 throws of 15 read 낙, 9 unasked. One of the
+    calibration sticks lay beyond that ring: calibration refuses the outline for it and asks
+    for the mat's corners, and with them the throws are read on the mat."""
+    records = run_style((30532, 3, None, False))
+    rec = records[0]
+    assert rec["cal_first"] == "polygon" and "lies off the mat's outline" in rec["cal_error"], rec["cal_error"]
+    assert rec["mat_cover"] > 0.97
+    for rec in records:
+        assert rec["read"] == rec["truth"] or rec["flagged"], rec

@@ -262,6 +262,20 @@ def test_refuses_sticks_side_by_side_without_a_gap(triplet: tuple[np.ndarray, np
         calibrate(empty, S.render(_row("배", 0.0, 17.0), 1), back)
 
 
+def test_a_stick_off_the_outline_found_refuses_it(triplet: tuple[np.ndarray, np.ndarray, np.ndarray]) -> None:
+    """The referee lays the calibration sticks on the mat: one wholly off the outline found in
+    the empty picture says that outline is not the mat's edge (or a stick was left off it).
+    Either way calibration stops and says both; given the corners, a stick off the mat is
+    the referee's to see."""
+    empty, _, back = triplet
+    spots = [(400, 250, 20), (800, 230, 100), (420, 500, 160), (60, 360, 90)]  # the last on the floor
+    off = S.render([S.Stick(x, y, a, "배", marked=i == 0) for i, (x, y, a) in enumerate(spots)], 3)
+    with pytest.raises(CalibrationError, match=r"belly image: a stick at \([56]\d, 3[56]\d\) lies off the mat's outline"
+                                               r".*give the mat's corners"):
+        calibrate(empty, off, back)
+    assert calibrate(empty, off, back, mat_polygon=S.MAT).mat_polygon == tuple(S.MAT)
+
+
 @pytest.fixture(scope="module")
 def unmarked(triplet: tuple[np.ndarray, np.ndarray, np.ndarray]) -> Calibration:
     """A set whose 빽도 mark does not show in the belly picture (here: no stick carries one)."""

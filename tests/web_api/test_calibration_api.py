@@ -330,3 +330,19 @@ def test_a_set_whose_mark_does_not_show_calibrates_with_a_warning(referee: Refer
     assert "빽도 표시를 배우지 못했습니다" in ko
     assert referee.client.get("/api/calibration").json["warnings_ko"] == [ko]
     assert resp.json["mark_candidates"] == 0  # no stick's ends differed: nothing to learn it from
+
+
+@pytest.mark.parametrize(("message", "hint"), [
+    ("empty image: cannot find the mat's outline with confidence (...); give its corners with --mat",
+     "빈 멍석 사진에서 멍석을 찾지 못했습니다"),
+    ("belly image: a stick at (59, 358) lies off the mat's outline found in the empty image: lay all four sticks"
+     " on the mat; if they are on it, the outline found is wrong: give the mat's corners with --mat",
+     "윷 하나가 빈 멍석 사진에서 찾은 멍석 테두리 밖에 있습니다"),
+    ("back image: found 1 stick(s), need exactly 4 on the mat, lying apart or side by side with a gap between them",
+     "윷 네 개를 제대로 찾지 못했습니다"),
+])
+def test_a_refusal_is_told_the_referee_in_korean(message: str, hint: str) -> None:
+    from yut_cam.web.calibrate import korean_reason
+
+    said = korean_reason(message)
+    assert said.startswith(hint) and said.endswith(f"({message})")

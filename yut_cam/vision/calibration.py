@@ -246,6 +246,8 @@ def calibrate(empty: npt.NDArray[np.uint8], belly: npt.NDArray[np.uint8], back: 
     belly_rects, belly_gain = _find_sticks(belly, background, params, "belly", work_size, on_mat)
     back_rects, back_gain = _find_sticks(back, background, params, "back", work_size, on_mat)
 
+    if mat_polygon is None:
+        _sticks_on_mat(polygon, doubt[1], [("belly", belly_rects), ("back", back_rects)], scale)
     all_rects = belly_rects + back_rects
     length = float(np.median([r.length for r in all_rects])) / scale
     width = float(np.median([r.width for r in all_rects])) / scale
@@ -292,6 +294,29 @@ def calibrate(empty: npt.NDArray[np.uint8], belly: npt.NDArray[np.uint8], back: 
                        segment=params, stick_length=length, stick_width=width, narrowest=narrowest, faces=faces,
                        mark=mark, background=background, mat_doubt=doubt, mark_problem=mark_problem,
                        mark_candidates=candidates)
+
+
+def _sticks_on_mat(polygon: list[Point], doubt_out: float, shots: list[tuple[str, list[F.Rect]]],
+                   scale: float) -> None:
+    """A :class:`CalibrationError` when a stick of the calibration pictures lies wholly off
+    the mat's outline found in the empty picture, further than the outline's doubt: the
+    referee laid the sticks on the mat, so the outline is not the mat's (a ring printed on
+    a banner of nearly the floor's colour was taken for its edge, and sticks on the mat
+    beyond it would be read 낙), unless a stick was left off it."""
+    import cv2
+
+    outline = np.asarray(polygon, np.float32).reshape(-1, 1, 2)
+    for name, rects in shots:
+        for r in rects:
+            box = r.scaled(1.0 / scale)
+            corners = F.rect_corners(box)
+            points = [corners[i] + (corners[(i + 1) % 4] - corners[i]) * t for i in range(4) for t in (0.0, 0.5)]
+            depth = max(cv2.pointPolygonTest(outline, (float(x), float(y)), True) for x, y in points)
+            if depth < -doubt_out:
+                raise CalibrationError(
+                    f"{name} image: a stick at ({box.cx:.0f}, {box.cy:.0f}) lies off the mat's outline found in the"
+                    " empty image: lay all four sticks on the mat; if they are on it, the outline found is wrong:"
+                    " give the mat's corners with --mat")
 
 
 def _shadow_params(params: F.SegmentParams,

@@ -214,6 +214,8 @@ def check_mat(points: list[tuple[float, float]], size: tuple[int, int]) -> list[
 
 HINTS = (
     ("cannot find the mat", "빈 멍석 사진에서 멍석을 찾지 못했습니다: 사진에서 멍석의 모서리를 눌러 알려 주세요"),
+    ("lies off the mat's outline", "윷 하나가 빈 멍석 사진에서 찾은 멍석 테두리 밖에 있습니다: 윷을 모두 멍석 위에 놓고"
+                                   " 다시 찍거나, 멍석 위에 있었다면 사진에서 멍석의 모서리를 눌러 알려 주세요"),
     ("stick", "윷 네 개를 제대로 찾지 못했습니다: 네 개를 서로 떨어뜨리거나 틈을 두고 나란히, 모두 멍석 위에 보이게 놓고 다시 찍으세요"),
     ("take all three", "세 사진의 크기가 다릅니다: 같은 카메라로 세 장을 다시 찍으세요"),
 )
