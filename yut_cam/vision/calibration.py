@@ -112,14 +112,18 @@ def _rows(found: list[F.Blob], d_lum: F.F32, d_chroma: F.F32, params: F.SegmentP
     sticks (:func:`functional.split_row`). None when the regions cannot be so read (a stick
     across another, sticks end to end, something else on the mat)."""
     regions = [b for b in found if b.area >= 0.15 * found[0].area] if found else []  # not specks
-    shares = sorted((max(b.area / k for b, k in zip(regions, counts)) / min(b.area / k for b, k in zip(regions, counts)),
-                     counts) for counts in _shares(len(regions), STICK_COUNT))
-    if not shares or shares[0][0] > 1.35:
+
+    def spread(counts: tuple[int, ...]) -> float:  # how unlike in area the sticks would be
+        per = [b.area / k for b, k in zip(regions, counts)]
+        return max(per) / min(per)
+
+    counts = min(_shares(len(regions), STICK_COUNT), key=spread, default=None)
+    if counts is None or spread(counts) > 1.35:
         return None
     strength = np.maximum(np.abs(d_lum) / max(params.lum_threshold, 1e-6),
                           d_chroma / max(params.chroma_threshold, 1e-6)).astype(np.float32)
     rects: list[F.Rect] = []
-    for b, k in zip(regions, shares[0][1]):
+    for b, k in zip(regions, counts):
         ys, xs = np.nonzero(b.mask)
         xs, ys = xs + b.x, ys + b.y
         row = [F.rect_from_min_area(np.stack([xs, ys], axis=1).astype(np.float32))] if k == 1 else \
