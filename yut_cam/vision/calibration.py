@@ -307,16 +307,11 @@ def _sticks_on_mat(polygon: list[Point], doubt_out: float, shots: list[tuple[str
     referee laid the sticks on the mat, so the outline is not the mat's (a ring printed on
     a banner of nearly the floor's colour was taken for its edge, and sticks on the mat
     beyond it would be read 낙), unless a stick was left off it."""
-    import cv2
-
     outline = np.asarray(polygon, np.float32).reshape(-1, 1, 2)
     for name, rects in shots:
         for r in rects:
             box = r.scaled(1.0 / scale)
-            corners = F.rect_corners(box)
-            points = [corners[i] + (corners[(i + 1) % 4] - corners[i]) * t for i in range(4) for t in (0.0, 0.5)]
-            depth = max(cv2.pointPolygonTest(outline, (float(x), float(y)), True) for x, y in points)
-            if depth < -doubt_out:
+            if F.depth_inside(box, outline) < -doubt_out:
                 raise CalibrationError(
                     f"{name} image: a stick at ({box.cx:.0f}, {box.cy:.0f}) lies off the mat's outline found in the"
                     " empty image: lay all four sticks on the mat; if they are on it, the outline found is wrong:"

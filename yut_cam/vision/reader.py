@@ -361,18 +361,6 @@ def _relight_shade(work: npt.NDArray[np.uint8], cal: Calibration, mask: npt.NDAr
     return mask, gain, d_lum, d_chroma
 
 
-def _edge_depth(rect: F.Rect, mat: npt.NDArray[np.float32]) -> float:
-    """How deep (px) the stick reaches into the mat: > 0 inside, < 0 its distance outside."""
-    corners = F.rect_corners(rect)
-    pts = []
-    for i in range(4):
-        a, b = corners[i], corners[(i + 1) % 4]
-        for t in np.linspace(0.0, 1.0, 12, endpoint=False):
-            pts.append(a + (b - a) * t)
-    pts.append(np.array([rect.cx, rect.cy]))
-    return max(cv2.pointPolygonTest(mat, (float(p[0]), float(p[1])), True) for p in pts)
-
-
 def edge_call(depth: float, reach: float, stick_width: float, doubt: tuple[float, float]) -> tuple[bool, str]:
     """Whether a stick is surely off the mat, and what to ask the referee about it ("" if
     nothing), from its box's ``depth`` inside the mat's outline (px, < 0 outside), how deep
@@ -622,9 +610,9 @@ def _read_stick(scene: _Scene, i: int) -> _StickRead:
             box_share = rect_m.length / cal.stick_length
         else:
             candidate_scores = tuple(round(x, 4) for x in shares)
-    depth = _edge_depth(rect, scene.mat)
+    depth = F.depth_inside(rect, scene.mat)
     # a box shorter than a stick may miss either end: how deep the whole stick could reach
-    reach = depth if rect.length >= cal.stick_length else _edge_depth(
+    reach = depth if rect.length >= cal.stick_length else F.depth_inside(
         rect._replace(length=2.0 * cal.stick_length - rect.length), scene.mat)
     off, edge = edge_call(depth, reach, cal.stick_width, cal.mat_doubt)
     unlike = ""

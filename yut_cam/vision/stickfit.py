@@ -59,6 +59,16 @@ def rect_mask(shape: tuple[int, int], rect: Rect) -> U8:
 
 
 
+def depth_inside(rect: Rect, outline: npt.NDArray[np.float32]) -> float:
+    """How deep (px) ``rect`` reaches into the polygon ``outline`` ((N, 1, 2) float32, as
+    ``cv2.pointPolygonTest`` takes it): > 0 inside, < 0 its distance outside."""
+    corners = rect_corners(rect)
+    pts = [corners[i] + (corners[(i + 1) % 4] - corners[i]) * t
+           for i in range(4) for t in np.linspace(0.0, 1.0, 12, endpoint=False)]
+    pts.append(np.array([rect.cx, rect.cy]))
+    return max(cv2.pointPolygonTest(outline, (float(p[0]), float(p[1])), True) for p in pts)
+
+
 def fit_rectangles(mask: U8, k: int, length: float, width: float,
                    angle_step: float = 4.0) -> tuple[list[Rect], float]:
     """Fit ``k`` rectangles of the stick's size into the 0/255 ``mask`` of one blob.
