@@ -56,6 +56,19 @@ FAINT_NARROW = 0.075
 # others 0.48 or sharper (all but three 0.56 or sharper)
 EDGE_STEP = 0.5
 
+# an outline reaching out over floor beside the mat (lit or shaded by a lamp there, so not
+# like the floor at the picture's border) is pulled in to the mat's edge: along each stretch
+# of SNAP_GROUP points (SNAP_PER_SIDE a side of a quad), within SNAP_REACH of the mat's size,
+# the last step of at least SNAP_STEP (ΔE over 2 px) inside the outline with nothing beyond
+# it stepping by SNAP_FLAT (or 15% of that step)
+SNAP_REACH = 0.06
+SNAP_STEP = 12.0
+SNAP_FLAT = 4.0
+SNAP_GROUP = 4
+SNAP_PER_SIDE = 12
+SNAP_SPILL = 3.0  # px at the work width: a stretch this far out has spilled
+SNAP_SIDE = 2.0  # px at the work width: a blurred step's floor side
+
 
 class MatNotFound(ValueError):
     """The mat's outline is not certain enough to use: the referee gives ``--mat``."""
@@ -452,6 +465,87 @@ def _edge_step(lab: F32, outline: npt.NDArray[np.float64]) -> float:
     return least
 
 
+def _dense(outline: npt.NDArray[np.float64]) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+    """Points along ``outline`` (12 a side of a quad, the middles of an ellipse's sides) and
+    their outward normals."""
+    if len(outline) == 4:
+        t = np.linspace(0.0, 1.0, SNAP_PER_SIDE, endpoint=False)[:, None] + 0.5 / SNAP_PER_SIDE
+        pts = np.concatenate([outline[i] + (outline[(i + 1) % 4] - outline[i]) * t for i in range(4)])
+        nrm = np.repeat(_outward(outline), SNAP_PER_SIDE, axis=0)
+        return pts, nrm
+    return (outline + np.roll(outline, -1, axis=0)) / 2.0, _outward(outline)
+
+
+def _last_edge(prof: npt.NDArray[np.floating[Any]], offs: npt.NDArray[np.float64]) -> float | None:
+    """Where (px along ``offs``, 0 on the outline) a colour profile across an outline has the
+    mat's edge: its outermost clear step, when nothing beyond it changes (floor, flat up to
+    and past the outline). None when the profile is not that clear."""
+    g = np.linalg.norm(prof[2:] - prof[:-2], axis=1)  # g[i] is the step at offs[i + 1]
+    at = offs[1:-1]
+    peaks = [i for i in range(len(g)) if g[i] >= SNAP_STEP and g[i] >= g[max(0, i - 1)] and g[i] >= g[min(len(g) - 1, i + 1)]]
+    if not peaks:
+        return None
+    k = peaks[-1]
+    beyond = g[at >= at[k] + 3.0]  # past the step's blur
+    if len(beyond) == 0 or float(beyond.max()) >= max(SNAP_FLAT, 0.15 * float(g[k])):
+        return None
+    return float(at[k])
+
+
+def _snap(lab: F32, outline: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+    """``outline`` pulled in where it spills over the floor beside the mat.
+
+    The region unlike the floor takes in floor that a lamp lights (or shades) beside the
+    mat, and the fitted quad or ellipse reaches out over it: a stick lying there off the mat
+    was read on it (held-out seed 30, venue 30539: a round mat's outline 8-9 px at the work
+    width past its edge along a quarter, a 낙 read 걸). The mat's edge is looked for along
+    each stretch of the outline (:func:`_last_edge`); when some stretch lies clearly beyond
+    it, the shape is fitted again to the edge where it is clear: an ellipse to those points,
+    a quad's sides moved in parallel (their run is the hull's) by their stretches' median."""
+    size = float(np.sqrt(cv2.contourArea(outline.astype(np.float32).reshape(-1, 1, 2))))
+    reach = max(8, int(round(SNAP_REACH * size)))
+    offs = np.arange(-reach, reach + 1, dtype=np.float64)
+    pts, nrm = _dense(outline)
+    m = len(pts)
+    groups = [np.arange(q * m // (m // SNAP_GROUP), (q + 1) * m // (m // SNAP_GROUP)) for q in range(m // SNAP_GROUP)]
+    edge = np.full(len(groups), np.nan)
+    for q, idx in enumerate(groups):
+        found = _last_edge(np.median(_across(lab, pts[idx], nrm[idx], offs), axis=1), offs)
+        edge[q] = np.nan if found is None else found
+    if not (edge <= -SNAP_SPILL).any():
+        return outline
+    # on the floor's side of the step, as the region's own threshold leaves an outline (the
+    # band search then takes each side to the step itself)
+    edge += SNAP_SIDE
+    if len(outline) != 4:
+        clear = np.concatenate([idx for q, idx in enumerate(groups) if not np.isnan(edge[q])])
+        shift = np.concatenate([np.full(len(idx), edge[q]) for q, idx in enumerate(groups) if not np.isnan(edge[q])])
+        moved = (pts[clear] + nrm[clear] * shift[:, None]).astype(np.float32)
+        if len(moved) < 5:
+            return outline
+        (ex, ey), (ea, eb), ang = cv2.fitEllipse(moved.reshape(-1, 1, 2))
+        t = np.linspace(0, 2 * np.pi, len(outline), endpoint=False)
+        c, s = np.cos(np.radians(ang)), np.sin(np.radians(ang))
+        x, y = ea / 2 * np.cos(t), eb / 2 * np.sin(t)
+        return np.stack([ex + x * c - y * s, ey + x * s + y * c], axis=1).astype(np.float64)
+    per_side = len(groups) // 4
+    normals = _outward(outline)
+    lines = []
+    for i in range(4):
+        own = edge[i * per_side:(i + 1) * per_side]
+        own = own[~np.isnan(own)]
+        move = float(np.median(own)) if 2 * len(own) > per_side else 0.0
+        lines.append((outline[i] + normals[i] * move, outline[(i + 1) % 4] - outline[i]))
+    out = []
+    for i in range(4):
+        (p1, d1), (p2, d2) = lines[i - 1], lines[i]
+        mat = np.array([[d1[0], -d2[0]], [d1[1], -d2[1]]])
+        if abs(float(np.linalg.det(mat))) < 1e-9:
+            return outline
+        out.append(p1 + d1 * float(np.linalg.solve(mat, p2 - p1)[0]))
+    return np.asarray(out, np.float64)
+
+
 def find_mat(empty: U8, work_width: int = 640) -> Polygon:
     """The mat's outer outline (border band included) in an image of the empty mat; see
     :func:`locate_mat`."""
@@ -486,6 +580,7 @@ def locate_mat(empty: U8, work_width: int = 640) -> MatOutline:
 
     def stepped(mask: U8, what: str) -> tuple[npt.NDArray[np.float64], str]:
         outline, kind = _outline_of(mask, what)
+        outline = _snap(lab1, outline)
         step = _edge_step(lab1, outline)
         if step < EDGE_STEP:
             raise MatNotFound(f"the edge of the region {what} is a slope, not a step (sharpness {step:.2f}):"
