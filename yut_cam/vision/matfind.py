@@ -7,8 +7,10 @@ at the picture's border (the mat never reaches it), every pixel is compared with
 nearest of them, and the region of "not floor" holding the picture's centre is the mat.
 Its outline must then be what a mat looks like from above: a convex quadrilateral (a
 square mat in perspective) or an ellipse (a round one), along which the colour changes in a
-step (the rim of a lamp's pool of light on the floor is a slope). When any check fails the
-outline is refused (:class:`MatNotFound`) with the reason, and the referee gives the polygon.
+step (the rim of a lamp's pool of light on the floor is a slope); where it reaches over floor
+lit beside the mat, past the mat's clear edge, it is fitted again to that edge. When any check
+fails the outline is refused (:class:`MatNotFound`) with the reason, and the referee gives the
+polygon.
 """
 
 from __future__ import annotations
@@ -158,15 +160,21 @@ def _push_sides(quad: npt.NDArray[np.float64], pts: npt.NDArray[np.float64]) -> 
         near = (along > 0.1) & (along < 0.9)
         off = float(((pts[near] - a) @ n).max()) if near.any() else 0.0
         lines.append((a + n * max(0.0, off), d))
+    return _corners(lines, quad)
+
+
+def _corners(lines: list[tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]],
+             fallback: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+    """The corners of a quad whose sides run along ``lines`` (a point and a direction each,
+    side i from corner i to i + 1); where two sides are parallel, ``fallback``'s corner."""
     out = []
     for i in range(4):
         (p1, d1), (p2, d2) = lines[i - 1], lines[i]
         m = np.array([[d1[0], -d2[0]], [d1[1], -d2[1]]])
         if abs(float(np.linalg.det(m))) < 1e-9:
-            out.append(quad[i])
+            out.append(fallback[i])
             continue
-        t = np.linalg.solve(m, p2 - p1)
-        out.append(p1 + d1 * t[0])
+        out.append(p1 + d1 * float(np.linalg.solve(m, p2 - p1)[0]))
     return np.asarray(out, np.float64)
 
 
@@ -316,13 +324,7 @@ def _add_band(lab: F32, outline: npt.NDArray[np.float64], kind: str) -> tuple[np
         return outline, doubt
     if kind == "quad":
         lines = [(outline[i] + normals[i] * shift[i], outline[(i + 1) % 4] - outline[i]) for i in range(4)]
-        out = []
-        for i in range(4):
-            (p1, d1), (p2, d2) = lines[i - 1], lines[i]
-            mat = np.array([[d1[0], -d2[0]], [d1[1], -d2[1]]])
-            t = np.linalg.solve(mat, p2 - p1)
-            out.append(p1 + d1 * t[0])
-        return np.asarray(out, np.float64), doubt
+        return _corners(lines, outline), doubt
     vn = normals + np.roll(normals, 1, axis=0)
     vn /= np.maximum(np.linalg.norm(vn, axis=1, keepdims=True), 1e-9)
     return np.asarray(outline + vn * ((shift + np.roll(shift, 1)) / 2.0)[:, None], np.float64), doubt
@@ -466,8 +468,8 @@ def _edge_step(lab: F32, outline: npt.NDArray[np.float64]) -> float:
 
 
 def _dense(outline: npt.NDArray[np.float64]) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
-    """Points along ``outline`` (12 a side of a quad, the middles of an ellipse's sides) and
-    their outward normals."""
+    """Points along ``outline`` (SNAP_PER_SIDE a side of a quad, the middles of an ellipse's
+    sides) and their outward normals."""
     if len(outline) == 4:
         t = np.linspace(0.0, 1.0, SNAP_PER_SIDE, endpoint=False)[:, None] + 0.5 / SNAP_PER_SIDE
         pts = np.concatenate([outline[i] + (outline[(i + 1) % 4] - outline[i]) * t for i in range(4)])
@@ -482,10 +484,11 @@ def _last_edge(prof: npt.NDArray[np.floating[Any]], offs: npt.NDArray[np.float64
     and past the outline). None when the profile is not that clear."""
     g = np.linalg.norm(prof[2:] - prof[:-2], axis=1)  # g[i] is the step at offs[i + 1]
     at = offs[1:-1]
-    peaks = [i for i in range(len(g)) if g[i] >= SNAP_STEP and g[i] >= g[max(0, i - 1)] and g[i] >= g[min(len(g) - 1, i + 1)]]
-    if not peaks:
+    padded = np.concatenate([[0.0], g, [0.0]])
+    peaks = np.nonzero((g >= SNAP_STEP) & (g >= padded[:-2]) & (g >= padded[2:]))[0]
+    if len(peaks) == 0:
         return None
-    k = peaks[-1]
+    k = int(peaks[-1])
     beyond = g[at >= at[k] + 3.0]  # past the step's blur
     if len(beyond) == 0 or float(beyond.max()) >= max(SNAP_FLAT, 0.15 * float(g[k])):
         return None
@@ -507,7 +510,7 @@ def _snap(lab: F32, outline: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]
     offs = np.arange(-reach, reach + 1, dtype=np.float64)
     pts, nrm = _dense(outline)
     m = len(pts)
-    groups = [np.arange(q * m // (m // SNAP_GROUP), (q + 1) * m // (m // SNAP_GROUP)) for q in range(m // SNAP_GROUP)]
+    groups = np.array_split(np.arange(m), m // SNAP_GROUP)
     edge = np.full(len(groups), np.nan)
     for q, idx in enumerate(groups):
         found = _last_edge(np.median(_across(lab, pts[idx], nrm[idx], offs), axis=1), offs)
@@ -536,14 +539,7 @@ def _snap(lab: F32, outline: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]
         own = own[~np.isnan(own)]
         move = float(np.median(own)) if 2 * len(own) > per_side else 0.0
         lines.append((outline[i] + normals[i] * move, outline[(i + 1) % 4] - outline[i]))
-    out = []
-    for i in range(4):
-        (p1, d1), (p2, d2) = lines[i - 1], lines[i]
-        mat = np.array([[d1[0], -d2[0]], [d1[1], -d2[1]]])
-        if abs(float(np.linalg.det(mat))) < 1e-9:
-            return outline
-        out.append(p1 + d1 * float(np.linalg.solve(mat, p2 - p1)[0]))
-    return np.asarray(out, np.float64)
+    return _corners(lines, outline)
 
 
 def find_mat(empty: U8, work_width: int = 640) -> Polygon:
