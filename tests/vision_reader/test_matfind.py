@@ -274,3 +274,45 @@ def test_held_out_venue_30539_lit_floor_beside_a_round_mat() -> None:
     nak = run_style((30539, 4, None, True))[3]
     assert nak["truth"] == "낙"
     assert nak["read"] == "낙" or nak["flagged"], nak["read"]
+
+
+def _half_lit_band_scene(dark: float, seed: int) -> np.ndarray:
+    """A straw mat inside OUTER's inner 88-90% on grey tiles; its rim is ``dark`` darker than
+    the floor toward the top left and, lit by a lamp toward the bottom right, the floor's own
+    grey there."""
+    rng = np.random.default_rng(seed)
+    h, w = 720, 1280
+    img = np.zeros((h, w, 3), np.float64)
+    img[:] = (150, 150, 150)
+    img += (cv2.GaussianBlur(rng.normal(0, 1, (h, w)), (0, 0), 1.5) * 5)[..., None]
+    yy, xx = np.mgrid[0:h, 0:w]
+    c = np.mean(OUTER, axis=0)
+    shaded = (xx - c[0]) / 680 + (yy - c[1]) / 530 <= 0
+    img[(F.polygon_mask((h, w), OUTER) > 0) & shaded] -= dark
+    inner = [(c[0] + (x - c[0]) * 0.9, c[1] + (y - c[1]) * 0.88) for x, y in OUTER]
+    img[F.polygon_mask((h, w), inner) > 0] = (95, 170, 205)
+    img += rng.normal(0, 2, img.shape)
+    return np.asarray(cv2.GaussianBlur(np.clip(img, 0, 255).astype(np.uint8), (0, 0), 1.0), np.uint8)
+
+
+@pytest.mark.parametrize("dark, seed", [(18, 3), (25, 4), (35, 3)])
+def test_a_band_taken_in_along_some_sides_only_widens_the_doubt(dark: float, seed: int) -> None:
+    """The outline takes the rim in along the sides where it is darker than the floor and
+    stops at the straw along the lit ones: the mat may end a rim's width beyond it there, so
+    a stick lying on the lit rim is asked about, not read 낙 by itself."""
+    outline = locate_mat(_half_lit_band_scene(dark, seed))
+    cover, _ = _shares(outline.polygon, OUTER, (720, 1280))
+    assert cover < 0.95  # the rim is left out along the lit sides (the case this is about)
+    rim = 0.05 * 680  # the rim's width (px) along the left and right sides
+    assert outline.doubt_out >= 0.9 * rim, outline.doubt_out
+
+
+def test_held_out_venue_30521_band_left_out_along_two_sides() -> None:
+    """Held-out seed 30, venue 30521: a floor-like band taken in along two sides of a square
+    mat and left out along the two a lamp lights; three sticks lying on the band there were
+    read 낙 unasked. They are asked about now."""
+    from bench.held_out_scenes import run_style
+
+    for rec in run_style((30521, 15, None, True)):
+        if rec["truth"] != "낙" and rec["read"] == "낙":
+            assert rec["flagged"], (rec["throw"], rec["reasons"])
