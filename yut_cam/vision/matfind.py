@@ -277,6 +277,21 @@ def _band_width(lab: F32, points: npt.NDArray[np.float64], normals: npt.NDArray[
     return last, edge
 
 
+def _side_samples(outline: npt.NDArray[np.float64], margin: float,
+                  count: int) -> list[tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]]:
+    """Points along each side of a quad (``count`` of them, ``margin`` of the side clear of
+    either corner) or each quarter of an ellipse (the middles of its sides), with their
+    outward normals: where the band searches read a side's profile."""
+    normals = _outward(outline)
+    m = len(outline)
+    if m == 4:
+        t = np.linspace(margin, 1.0 - margin, count)[:, None]
+        return [(outline[i] + (outline[(i + 1) % 4] - outline[i]) * t, np.repeat(normals[i:i + 1], count, axis=0))
+                for i in range(4)]
+    quarters = [np.arange(q * m // 4, (q + 1) * m // 4) for q in range(4)]
+    return [((outline[idx] + outline[(idx + 1) % m]) / 2.0, normals[idx]) for idx in quarters]
+
+
 def _add_band(lab: F32, outline: npt.NDArray[np.float64], kind: str) -> tuple[npt.NDArray[np.float64], float]:
     """``outline`` grown to the outer edge of a border band the floor test missed (a band of
     the floor's colour), when every side shows one of about the same width; raises
@@ -292,15 +307,7 @@ def _add_band(lab: F32, outline: npt.NDArray[np.float64], kind: str) -> tuple[np
     else:
         groups = [list(range(q * m // 4, (q + 1) * m // 4)) for q in range(4)]
     widths, edges = [], []
-    for grp in groups:
-        if kind == "quad":
-            a, b = outline[grp[0]], outline[(grp[0] + 1) % m]
-            ts = np.linspace(0.12, 0.88, 48)[:, None]
-            pts, nrm = a + (b - a) * ts, np.repeat(normals[grp[:1]], 48, axis=0)
-        else:  # along the arc, each point with its own normal
-            idx = np.asarray(grp)
-            pts = (outline[idx] + outline[(idx + 1) % m]) / 2.0
-            nrm = normals[idx]
+    for pts, nrm in _side_samples(outline, 0.12, 48):
         wid, edge = _band_width(lab, pts, nrm, reach)
         widths.append(wid)
         edges.append(edge)
@@ -527,9 +534,9 @@ def _snap(lab: F32, outline: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]
     # band search then takes each side to the step itself)
     edge += SNAP_SIDE
     if len(outline) != 4:
-        clear = np.concatenate([idx for q, idx in enumerate(groups) if not np.isnan(edge[q])])
-        shift = np.concatenate([np.full(len(idx), edge[q]) for q, idx in enumerate(groups) if not np.isnan(edge[q])])
-        moved = (pts[clear] + nrm[clear] * shift[:, None]).astype(np.float32)
+        shift = np.concatenate([np.full(len(idx), edge[q]) for q, idx in enumerate(groups)])
+        clear = ~np.isnan(shift)
+        moved = (pts[clear] + nrm[clear] * shift[clear, None]).astype(np.float32)
         if len(moved) < 5:
             return outline
         (ex, ey), (ea, eb), ang = cv2.fitEllipse(moved.reshape(-1, 1, 2))
@@ -564,17 +571,8 @@ def _band_on_some_sides(lab: F32, outline: npt.NDArray[np.float64]) -> float:
     size = float(np.sqrt(cv2.contourArea(outline.astype(np.float32).reshape(-1, 1, 2))))
     offs = np.arange(-int(0.12 * size), 4, dtype=np.float64)
     at = offs[1:-1]
-    normals = _outward(outline)
-    m = len(outline)
-    if m == 4:
-        t = np.linspace(0.15, 0.85, 40)[:, None]
-        sides = [(outline[i] + (outline[(i + 1) % 4] - outline[i]) * t, np.repeat(normals[i:i + 1], 40, axis=0))
-                 for i in range(4)]
-    else:
-        quarters = [np.arange(q * m // 4, (q + 1) * m // 4) for q in range(4)]
-        sides = [((outline[idx] + outline[(idx + 1) % m]) / 2.0, normals[idx]) for idx in quarters]
     banded, bare = [], 0
-    for pts, nrm in sides:
+    for pts, nrm in _side_samples(outline, 0.15, 40):
         prof = np.median(_across(lab, pts, nrm, offs), axis=1)
         g = np.linalg.norm(prof[2:] - prof[:-2], axis=1)  # g[i] is the step at at[i]
         on = float(g[(at >= -3.0) & (at <= 2.0)].max())  # the step the outline lies on
