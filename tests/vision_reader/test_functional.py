@@ -504,3 +504,28 @@ def test_dark_side_keeps_what_was_covered_already() -> None:
     valid[:, 40:60] = 0  # under another stick
     got = F.dark_side(_rows_patch(SHADOW_TOP), valid)
     assert got is not None and not got[:8].any() and not got[10:, 40:60].any() and got[10:, :40].all()
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_signed_distance_agrees_with_opencv(seed: int) -> None:
+    """The many-points distance to the mat's outline is cv2.pointPolygonTest's, inside and
+    out, on a quad, an ellipse and a lopsided polygon, and at the outline's own vertices."""
+    from yut_cam.vision.stickfit import depth_inside, signed_distance
+    rng = np.random.default_rng(seed)
+    quad = np.array([[80, 60], [520, 90], [500, 420], [60, 380]], np.float64) + rng.normal(0, 5, (4, 2))
+    ellipse = cv2.ellipse2Poly((300, 250), (220, 130), int(rng.integers(0, 90)), 0, 360, 4).astype(np.float64)
+    th = np.sort(rng.uniform(0, 2 * math.pi, 40))
+    lopsided = np.stack([300 + 200 * np.cos(th) * rng.uniform(0.6, 1.2, 40), 250 + 150 * np.sin(th)], axis=1)
+    for poly in (quad, ellipse, lopsided):
+        outline = poly.astype(np.float32).reshape(-1, 1, 2)
+        pts = np.vstack([rng.uniform(0, 600, (200, 2)), outline.reshape(-1, 2)[:3]])
+        ours = signed_distance(pts, outline)
+        theirs = [cv2.pointPolygonTest(outline, (float(x), float(y)), True) for x, y in pts]
+        assert np.allclose(ours, theirs, atol=1e-3)
+        rect = F.Rect(float(rng.uniform(100, 500)), float(rng.uniform(100, 400)), 90.0, 18.0,
+                      float(rng.uniform(0, 180)))
+        c = F.rect_corners(rect)
+        ring = [c[i] + (c[(i + 1) % 4] - c[i]) * t for i in range(4) for t in np.linspace(0, 1, 12, endpoint=False)]
+        deepest = max(cv2.pointPolygonTest(outline, (float(x), float(y)), True)
+                      for x, y in ring + [(rect.cx, rect.cy)])
+        assert depth_inside(rect, outline) == pytest.approx(deepest, abs=1e-3)

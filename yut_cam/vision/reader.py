@@ -28,6 +28,7 @@ from __future__ import annotations
 import dataclasses
 import math
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import cv2
 import numpy as np
@@ -409,7 +410,8 @@ def read_image(image_bgr: npt.NDArray[np.uint8], calibration: Calibration) -> Re
 
     scene = _Scene(image, cal, found, mask, gain, cal.mat_light, fg_raw, differs,
                    np.asarray(cal.mat_polygon, np.float32).reshape(-1, 1, 2), back_scale,
-                   F.stacking(lab, [f.rect for f in found], cal.stick_width * s))
+                   F.stacking(lab, [f.rect for f in found], cal.stick_width * s),
+                   tuple(_cover((mask.shape[0], mask.shape[1]), f.rect) for f in found))
     per = [_read_stick(scene, i) for i in range(len(found))]
     sticks = [p.reading for p in per]
     face_doubts: list[str] = []  # doubts that do not matter once a stick is surely off the mat
@@ -460,6 +462,21 @@ def read_image(image_bgr: npt.NDArray[np.uint8], calibration: Calibration) -> Re
                    sticks=tuple(sticks), reasons=tuple(reasons), alternatives=maybe)
 
 
+class _Cover(NamedTuple):
+    """What one stick hides of the others, as 0/255 masks at work size: drawn once a read,
+    each stick's face is read with the others' (four sticks, three others each)."""
+
+    middle: npt.NDArray[np.uint8]  # its middle (which lies on top unknown)
+    on_top: npt.NDArray[np.uint8]  # lying on another: to its rims and beyond (its shadow)
+    near: npt.NDArray[np.uint8]  # its box and a pixel round it
+
+
+def _cover(shape: tuple[int, int], rect: F.Rect) -> _Cover:
+    return _Cover(F.rect_mask(shape, F.inner(rect, 1.0, 0.8)),
+                  F.rect_mask(shape, rect._replace(width=rect.width * TOP_COVER)),
+                  F.rect_mask(shape, F.Rect(rect.cx, rect.cy, rect.length + 2, rect.width + 2, rect.angle)))
+
+
 @dataclass(frozen=True)
 class _Scene:
     """What reading one stick of a still needs (work-size maps unless said)."""
@@ -475,6 +492,7 @@ class _Scene:
     mat: npt.NDArray[np.float32]  # the mat's outline, full size, for cv2.pointPolygonTest
     back_scale: float  # full size -> the image's own size
     above: tuple[tuple[int, ...], ...]  # above[i][j]: 1 if stick j lies on stick i, -1 under it, 0 not known
+    outlines: tuple[_Cover, ...]  # what each stick hides of the others (work size)
 
 
 @dataclass(frozen=True)
@@ -516,19 +534,17 @@ def _read_stick(scene: _Scene, i: int) -> _StickRead:
     others = np.zeros(mask.shape, np.uint8)  # the other sticks' middles
     cover = np.zeros(mask.shape, np.uint8)  # what hides this stick's face
     near = np.zeros(mask.shape, np.uint8)
-    for j, o in enumerate(scene.found):
+    for j, o in enumerate(scene.outlines):
         if j != i:
-            middle = F.rect_mask(mask.shape, F.inner(o.rect, 1.0, 0.8))
-            others |= middle
+            others |= o.middle
             # a stick lying on this one hides it to its rims and beyond (its shadow); one
             # lying under it hides nothing; which lies on top unknown, its middle alone
             on_top = scene.above[i][j]
             if on_top > 0:
-                cover |= F.rect_mask(mask.shape, o.rect._replace(width=o.rect.width * TOP_COVER))
+                cover |= o.on_top
             elif on_top == 0:
-                cover |= middle
-            near |= F.rect_mask(mask.shape, F.Rect(o.rect.cx, o.rect.cy, o.rect.length + 2,
-                                                   o.rect.width + 2, o.rect.angle))
+                cover |= o.middle
+            near |= o.near
     valid = (F.stick_patch(np.ascontiguousarray(cover), band.scaled(s), PATCH_SIZE) < 128).astype(np.uint8)
     clear = (F.stick_patch(np.ascontiguousarray(near), F.inner(face_rect.scaled(s), 0.94, across), PATCH_SIZE)
              < 64).astype(np.uint8)
