@@ -20,7 +20,9 @@ world texture (cm -> px) and carried into the picture by the camera's homography
 
 For every style the three calibration pictures (empty; 배 up apart; 등 up apart) come from
 the same camera and light. The bench calibrates once per style (finding the mat itself;
-if that fails, again with the true mat polygon as a referee would give with ``--mat``),
+if that fails, again with the true mat polygon as a referee would give with ``--mat``; when
+the calibration warns that the mat's edge is unsure, again with the true polygon, as the
+warning asks the referee to tap it, recorded as ``tapped``),
 reads every throw and prints a table per case. As in a match, the referee confirms each
 throw and the reader learns the venue's sticks from it (:mod:`yut_cam.vision.learning`):
 the bench confirms the true result after scoring the reading (``--no-learn``: every throw
@@ -600,6 +602,11 @@ def run_style(args: Job) -> list[dict[str, Any]]:
         except VisionError as exc2:
             cal_error += " || with polygon: " + str(exc2)
             cal_mode = "failed"
+    # the outline the reader found, before any taps
+    cover, excess = (float("nan"), float("nan")) if cal is None else mat_share(style, list(cal.mat_polygon))
+    cal, tapped = tap_if_unsure(cal, empty, belly, back, style.mat_polygon_image())
+    if tapped:
+        cal_mode = "tapped"
     if dump and cal_mode != "auto":
         d = Path(dump)
         d.mkdir(parents=True, exist_ok=True)
@@ -626,6 +633,33 @@ def run_style(args: Job) -> list[dict[str, Any]]:
         rec, cal = read_throw(rec, image, cal, dump, learn)
         out.append(rec)
     return out
+
+
+def mat_share(style: Any, polygon: list[tuple[float, float]]) -> tuple[float, float]:
+    """The share of ``style``'s true mat (border band included) inside ``polygon`` (the mat
+    the reader uses), and the share of it that ``polygon`` takes in beyond the true mat."""
+    W, H = style.size
+    truth_mask = np.zeros((H, W), np.uint8)
+    found_mask = np.zeros((H, W), np.uint8)
+    cv2.fillPoly(truth_mask, [np.round(np.asarray(style.mat_polygon_image())).astype(np.int32)], 1)
+    cv2.fillPoly(found_mask, [np.round(np.asarray(polygon)).astype(np.int32)], 1)
+    t = max(1.0, float(truth_mask.sum()))
+    return float((truth_mask & found_mask).sum()) / t, float((found_mask & (1 - truth_mask)).sum()) / t
+
+
+def tap_if_unsure(cal: Any, empty: U8, belly: U8, back: U8, polygon: list[tuple[float, float]]) -> tuple[Any, bool]:
+    """``cal``, or, when it warns that the mat's edge is unsure (``Calibration.mat_unsure``), the
+    calibration again with the outline tapped as the warning asks (the bench's referee taps
+    the true one), and whether it was tapped: once at calibration instead of a question at
+    every throw with a stick near the edge."""
+    from yut_cam.vision.calibration import calibrate
+    from yut_cam.vision.errors import VisionError
+    if cal is None or not cal.mat_unsure:
+        return cal, False
+    try:
+        return calibrate(empty, belly, back, mat_polygon=polygon), True
+    except VisionError:
+        return cal, False
 
 
 def read_throw(rec: dict[str, Any], image: U8, cal: Any, dump: str | None, learn: bool) -> tuple[dict[str, Any], Any]:
@@ -701,8 +735,9 @@ def report(records: list[dict[str, Any]]) -> list[str]:
     lines = table(records)
     styles: dict[int, dict[str, Any]] = {r["style"]: r for r in records}
     modes = Counter(r["cal_mode"] for r in styles.values())
-    lines.append(f"calibration: {len(styles)} styles, found the mat itself {modes['auto']}, "
-                 f"needed the true polygon {modes['polygon']}, failed {modes['failed']}")
+    lines.append(f"calibration: {len(styles)} styles, found the mat itself {modes['auto'] + modes['tapped']} (its edge"
+                 f" unsure, so the outline tapped as the warning asks: {modes['tapped']}), needed the true polygon"
+                 f" {modes['polygon']}, failed {modes['failed']}")
     markless = sorted(k for k, r in styles.items() if r.get("cal_mark") is False)
     if markless:
         read = [r for r in records if r["style"] in markless and r["read"] is not None]
@@ -721,14 +756,14 @@ def report(records: list[dict[str, Any]]) -> list[str]:
                      f" throw; {len(taught)} throws read knowing >= {MIN_DIRECTION}: flagged"
                      f" {100.0 * (len(taught) - len(un)) / max(1, len(taught)):.1f}%, exact unflagged"
                      f" {100.0 * sum(r['read'] == r['truth'] for r in un) / max(1, len(un)):.1f}%")
-    covers = [r["mat_cover"] for r in styles.values() if r["cal_mode"] == "auto"]
+    covers = [r["mat_cover"] for r in styles.values() if r["cal_mode"] in ("auto", "tapped")]
     if covers:
         short = [f"{r['style']}({r['mat_cover']:.2f}{', band' if r['band'] else ''})" for r in styles.values()
-                 if r["cal_mode"] == "auto" and r["mat_cover"] < 0.97]
+                 if r["cal_mode"] in ("auto", "tapped") and r["mat_cover"] < 0.97]
         lines.append(f"mat found: share of the true mat covered median {np.median(covers):.3f}, min "
                      f"{min(covers):.3f}; under 0.97: {', '.join(short) or 'none'}")
         leaks = [f"{r['style']}(+{r['mat_excess']:.2f})" for r in styles.values()
-                 if r["cal_mode"] == "auto" and r["mat_excess"] > 0.03]
+                 if r["cal_mode"] in ("auto", "tapped") and r["mat_excess"] > 0.03]
         lines.append(f"mat found spills onto the floor by > 3% of the mat's area: {', '.join(leaks) or 'none'}")
     lines.append(choices_line(records))
     errs = Counter(_generic(r["cal_error"]) for r in styles.values() if r["cal_error"])

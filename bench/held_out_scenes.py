@@ -22,7 +22,9 @@ it casts a ray per pixel into a 3-D scene:
 For every style the bench renders the three calibration pictures, calibrates (finding the mat
 itself; if that fails, with the true mat polygon as a referee would give with ``--mat``; if that
 fails too, as the refusal asks, the sticks are laid >= 10 cm apart and the two stick pictures
-retaken, recorded as ``retake``), reads every throw (cases in turn: clean, touching, edge, 낙;
+retaken, recorded as ``retake``; when the calibration warns that the mat's edge is unsure, again
+with the true polygon, as the warning asks the referee to tap it, recorded as ``tapped``), reads
+every throw (cases in turn: clean, touching, edge, 낙;
 15 % of throws with a bystander's soft shadow over the mat's edge) and prints
 bench/foreign_scenes's table plus a few lines of its own.
 """
@@ -240,18 +242,8 @@ def _calibrate(style: Style, empty: U8, belly: U8, back: U8) -> tuple[Any, str, 
         return None, "failed", err + " || with polygon: " + str(exc2)
 
 
-def _mat_share(style: Style, polygon: list[tuple[float, float]]) -> tuple[float, float]:
-    W, H = style.size
-    truth_mask = np.zeros((H, W), np.uint8)
-    found_mask = np.zeros((H, W), np.uint8)
-    cv2.fillPoly(truth_mask, [np.round(np.asarray(style.mat_polygon_image())).astype(np.int32)], 1)
-    cv2.fillPoly(found_mask, [np.round(np.asarray(polygon)).astype(np.int32)], 1)
-    t = max(1.0, float(truth_mask.sum()))
-    return float((truth_mask & found_mask).sum()) / t, float((found_mask & (1 - truth_mask)).sum()) / t
-
-
 def run_style(args: Job) -> list[dict[str, Any]]:
-    from bench.foreign_scenes import read_throw
+    from bench.foreign_scenes import mat_share, read_throw, tap_if_unsure
     seed, throws, dump, learn = args
     style = Style(seed)
     rng = np.random.default_rng(seed + 11)
@@ -260,10 +252,15 @@ def run_style(args: Job) -> list[dict[str, Any]]:
     first_mode, retake = cal_mode, False
     if cal is None:  # as the refusal says: lay the sticks well apart and retake the two pictures
         retake = True
-        _, belly2, back2, _, _ = calibration_images(style, rng, wide=True)
-        cal, mode2, err2 = _calibrate(style, empty, belly2, back2)
+        _, belly, back, _, _ = calibration_images(style, rng, wide=True)
+        cal, mode2, err2 = _calibrate(style, empty, belly, back)
         if cal is not None:
             cal_mode, cal_error = mode2, cal_error + " || retaken: " + (err2 or "ok")
+    # the outline the reader found, before any taps
+    cover, excess = (float("nan"), float("nan")) if cal is None else mat_share(style, list(cal.mat_polygon))
+    cal, tapped = tap_if_unsure(cal, empty, belly, back, style.mat_polygon_image())
+    if tapped:
+        cal_mode = "tapped"
     d = Path(dump) if dump else None
     if d is not None:
         d.mkdir(parents=True, exist_ok=True)
@@ -271,7 +268,6 @@ def run_style(args: Job) -> list[dict[str, Any]]:
         if first_mode != "auto":
             for name, img in (("empty", empty), ("belly", belly), ("back", back)):
                 cv2.imwrite(str(d / f"s{seed}_calib_{name}.png"), img)
-    cover, excess = (float("nan"), float("nan")) if cal is None else _mat_share(style, list(cal.mat_polygon))
     out: list[dict[str, Any]] = []
     for t in range(throws):
         case = CASES[t % len(CASES)]

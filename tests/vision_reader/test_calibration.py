@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 from pathlib import Path
@@ -442,3 +443,35 @@ def test_face_score_does_not_let_one_property_outvote_the_rest() -> None:
     assert model.score(np.array(belly)) < 0.05 and model.score(np.array(back)) > 0.95
     pale_and_round = np.array([74.0, 2.0, 22.0, 30.0, -50.0, 6.0, 20.0, 2.3])  # shading alone says 등
     assert 0.3 < model.score(pale_and_round) < 0.5
+
+
+@pytest.mark.parametrize("widths, unsure", [(0.0, False), (0.7, False), (0.8, True), (3.0, True)])
+def test_a_mat_edge_in_doubt_beyond_a_stick_width_asks_for_the_outline(cal: Calibration, widths: float,
+                                                                     unsure: bool) -> None:
+    """A found outline whose edge may lie more than 3/4 of a stick's width away says so once,
+    at calibration, and asks for the outline to be tapped; the mark's warnings stay its own."""
+    from yut_cam.vision.reasons import korean
+
+    doubted = dataclasses.replace(cal, mat_doubt=(2.0, widths * cal.stick_width))
+    assert doubted.mat_unsure is unsure
+    about_mat = [w for w in doubted.warnings if w.startswith("the mat's edge is unsure")]
+    assert len(about_mat) == int(unsure)
+    if unsure:
+        assert f"up to 2 px inside the outline found and {widths * cal.stick_width:.0f} px outside" in about_mat[0]
+        assert "탭하고 다시 보정하면" in korean(about_mat[0]) and korean(about_mat[0]) != about_mat[0]
+    assert [w for w in doubted.warnings if "빽도" in w] == [w for w in cal.warnings if "빽도" in w]
+
+
+def test_held_out_venue_1508_floor_like_band_asks_for_the_outline_once() -> None:
+    """Held-out dev seed 1, venue 1508: a straw mat whose border band has the tiled floor's
+    colour. The outline found keeps to the straw, and the band may be the mat's (its edge in
+    doubt by three stick widths): every stick on it was asked about at every throw. The
+    calibration now says so and asks for the outline; tapped, it is sure of it."""
+    from bench.held_out_scenes import Style as HeldOut, calibration_images
+
+    style = HeldOut(1508)
+    empty, belly, back, _, _ = calibration_images(style, np.random.default_rng(1508 + 11))
+    found = calibrate(empty, belly, back)
+    assert found.mat_unsure and any(w.startswith("the mat's edge is unsure") for w in found.warnings)
+    tapped = calibrate(empty, belly, back, mat_polygon=style.mat_polygon_image())
+    assert not tapped.mat_unsure and not any(w.startswith("the mat's edge") for w in tapped.warnings)

@@ -58,6 +58,10 @@ _KOREAN: tuple[tuple[re.Pattern[str], str], ...] = tuple((re.compile(p), k) for 
     (r"^the 빽도 mark shows faintly \((\d+%) of its end\)",
      r"빽도 표시가 흐리게 보입니다 (끝의 \1): 빽도로 읽은 던지기는 심판이 도인지 빽도인지 정합니다."
      " 빽도를 스스로 읽게 하려면 표시가 잘 보이게 배 사진(2번)을 다시 찍거나 표시를 더 진하게 하세요"),
+    (r"^the mat's edge is unsure: it may lie up to (\d+) px inside the outline found and (\d+) px outside it",
+     r"멍석 가장자리가 확실하지 않습니다: 찾은 윤곽보다 \1 px 안쪽이나 \2 px 바깥쪽에서 멍석이 끝날 수 있습니다"
+     " (바닥과 비슷한 테두리). 윤곽 가까이에 윷이 있는 던지기는 매번 심판이 정합니다. 빈 멍석 사진에서 멍석 윤곽을"
+     " 탭하고 다시 보정하면 한 번에 정해집니다"),
     (r"^the 빽도 mark was not learned", "빽도 표시를 배우지 못했습니다: 배가 하나만 위인 던지기는 모두 심판이 도인지 빽도인지"
      " 정합니다. 빽도도 읽게 하려면 표시가 잘 보이게 배 사진(2번)을 다시 찍고 보정하세요"),
 ))
