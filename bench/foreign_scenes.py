@@ -20,9 +20,9 @@ world texture (cm -> px) and carried into the picture by the camera's homography
 
 For every style the three calibration pictures (empty; 배 up apart; 등 up apart) come from
 the same camera and light. The bench calibrates once per style (finding the mat itself;
-if that fails, again with the true mat polygon as a referee would give with ``--mat``; when
-the calibration warns that the mat's edge is unsure, again with the true polygon, as the
-warning asks the referee to tap it, recorded as ``tapped``),
+if that fails, again with the mat's corners as a referee taps them, each off by a tap's
+error; when the calibration warns that the mat's edge is unsure, again with the taps, as the
+warning asks, recorded as ``tapped``),
 reads every throw and prints a table per case. As in a match, the referee confirms each
 throw and the reader learns the venue's sticks from it (:mod:`yut_cam.vision.learning`):
 the bench confirms the true result after scoring the reading (``--no-learn``: every throw
@@ -421,6 +421,14 @@ class Style:
     def mat_polygon_image(self) -> list[tuple[float, float]]:
         return [(float(x), float(y)) for x, y in self.project(self.mat_corners(outer=True))]
 
+    def taps(self, rng: np.random.Generator) -> list[tuple[float, float]]:
+        """Where a referee taps the mat's four corners on the empty picture, each off by the
+        tap's error (``bench.held_out_scenes.TAP_ERROR``)."""
+        from bench.held_out_scenes import TAP_ERROR
+        uv = self.project(self.mat_corners(outer=True))
+        uv = uv + rng.normal(0.0, TAP_ERROR * self.size[0], uv.shape)
+        return [(float(x), float(y)) for x, y in uv]
+
 
 # -- throws ----------------------------------------------------------------------------------
 def _seg_dist(a: Stick, la: float, b: Stick, lb: float) -> float:
@@ -598,13 +606,13 @@ def run_style(args: Job) -> list[dict[str, Any]]:
         cal_error = str(exc)
         cal_mode = "polygon"
         try:
-            cal = calibrate(empty, belly, back, mat_polygon=style.mat_polygon_image())
+            cal = calibrate(empty, belly, back, mat_polygon=style.taps(np.random.default_rng(seed + 13)))
         except VisionError as exc2:
             cal_error += " || with polygon: " + str(exc2)
             cal_mode = "failed"
     # the outline the reader found, before any taps
     cover, excess = (float("nan"), float("nan")) if cal is None else mat_share(style, list(cal.mat_polygon))
-    cal, tapped = tap_if_unsure(cal, empty, belly, back, style.mat_polygon_image())
+    cal, tapped = tap_if_unsure(cal, empty, belly, back, style.taps(np.random.default_rng(seed + 13)))
     if tapped:
         cal_mode = "tapped"
     if dump and cal_mode != "auto":
@@ -612,15 +620,6 @@ def run_style(args: Job) -> list[dict[str, Any]]:
         d.mkdir(parents=True, exist_ok=True)
         for name, img in (("empty", empty), ("belly", belly), ("back", back)):
             cv2.imwrite(str(d / f"s{seed}_calib_{name}.png"), img)
-    cover, excess = float("nan"), float("nan")
-    if cal is not None:  # share of the true mat (border band included) inside the mat the reader uses
-        W, H = style.size
-        truth_mask = np.zeros((H, W), np.uint8)
-        found_mask = np.zeros((H, W), np.uint8)
-        cv2.fillPoly(truth_mask, [np.round(np.asarray(style.mat_polygon_image())).astype(np.int32)], 1)
-        cv2.fillPoly(found_mask, [np.round(np.asarray(cal.mat_polygon)).astype(np.int32)], 1)
-        cover = float((truth_mask & found_mask).sum()) / max(1.0, float(truth_mask.sum()))
-        excess = float((found_mask & (1 - truth_mask)).sum()) / max(1.0, float(truth_mask.sum()))
     th = Thrower(style)
     out: list[dict[str, Any]] = []
     for t in range(throws):
@@ -649,8 +648,8 @@ def mat_share(style: Any, polygon: list[tuple[float, float]]) -> tuple[float, fl
 
 def tap_if_unsure(cal: Any, empty: U8, belly: U8, back: U8, polygon: list[tuple[float, float]]) -> tuple[Any, bool]:
     """``cal``, or, when it warns that the mat's edge is unsure (``Calibration.mat_unsure``), the
-    calibration again with the outline tapped as the warning asks (the bench's referee taps
-    the true one), and whether it was tapped: once at calibration instead of a question at
+    calibration again with the outline tapped as the warning asks (``polygon``: the bench's
+    referee's taps), and whether it was tapped: once at calibration instead of a question at
     every throw with a stick near the edge."""
     from yut_cam.vision.calibration import calibrate
     from yut_cam.vision.errors import VisionError
@@ -736,7 +735,7 @@ def report(records: list[dict[str, Any]]) -> list[str]:
     styles: dict[int, dict[str, Any]] = {r["style"]: r for r in records}
     modes = Counter(r["cal_mode"] for r in styles.values())
     lines.append(f"calibration: {len(styles)} styles, found the mat itself {modes['auto'] + modes['tapped']} (its edge"
-                 f" unsure, so the outline tapped as the warning asks: {modes['tapped']}), needed the true polygon"
+                 f" unsure, so the outline tapped as the warning asks: {modes['tapped']}), needed the outline tapped"
                  f" {modes['polygon']}, failed {modes['failed']}")
     markless = sorted(k for k, r in styles.items() if r.get("cal_mark") is False)
     if markless:

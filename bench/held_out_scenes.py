@@ -20,10 +20,10 @@ it casts a ray per pixel into a 3-D scene:
   defocus, shot + read noise, tone curve, JPEG 70-95.
 
 For every style the bench renders the three calibration pictures, calibrates (finding the mat
-itself; if that fails, with the true mat polygon as a referee would give with ``--mat``; if that
-fails too, as the refusal asks, the sticks are laid >= 10 cm apart and the two stick pictures
-retaken, recorded as ``retake``; when the calibration warns that the mat's edge is unsure, again
-with the true polygon, as the warning asks the referee to tap it, recorded as ``tapped``), reads
+itself; if that fails, with the mat's outline as a referee taps it on the console, ``Style.taps``;
+if that fails too, as the refusal asks, the sticks are laid >= 10 cm apart and the two stick
+pictures retaken, recorded as ``retake``; when the calibration warns that the mat's edge is
+unsure, again with the taps, as the warning asks, recorded as ``tapped``), reads
 every throw (cases in turn: clean, touching, edge, 낙;
 15 % of throws with a bystander's soft shadow over the mat's edge) and prints
 bench/foreign_scenes's table plus a few lines of its own.
@@ -50,6 +50,9 @@ F64 = npt.NDArray[np.float64]
 U8 = npt.NDArray[np.uint8]
 Rng = np.random.Generator
 HALF = 75.0  # the mat is 1.5 m across
+# how far (share of the picture's width, standard deviation) a referee's tap on the console's
+# picture lands from the point meant: 2 px at 1280 wide
+TAP_ERROR = 0.0015
 
 
 def _pick(rng: Rng, items: tuple[str, ...], p: list[float] | None = None) -> str:
@@ -196,6 +199,18 @@ class Style:
                         float(xs[0]), float(ys[0]), res, self.optics, textures,
                         (s.belly_spec, s.belly_shine, s.back_spec, s.back_shine), rng)
 
+    def taps(self, rng: Rng) -> list[tuple[float, float]]:
+        """Where a referee taps the mat's outline on the empty picture: a square mat's four
+        corners, eight points round a round one, each off by the tap's error (``TAP_ERROR``)."""
+        if self.shape == "square":
+            pts = np.array([[-HALF, -HALF], [HALF, -HALF], [HALF, HALF], [-HALF, HALF]])
+        else:
+            a = np.linspace(0, 2 * math.pi, 8, endpoint=False) + rng.uniform(0, math.pi / 4)
+            pts = np.stack([HALF * np.cos(a), HALF * np.sin(a)], axis=1)
+        uv = self.cam.project(np.c_[pts, np.zeros(len(pts))])[:, :2]
+        uv = uv + rng.normal(0.0, TAP_ERROR * self.size[0], uv.shape)
+        return [(float(u), float(v)) for u, v in uv]
+
     def mat_polygon_image(self) -> list[tuple[float, float]]:
         pts = _mat_outline(self.shape)
         if self.shape == "square":
@@ -237,7 +252,8 @@ def _calibrate(style: Style, empty: U8, belly: U8, back: U8) -> tuple[Any, str, 
     except VisionError as exc:
         err = str(exc)
     try:
-        return calibrate(empty, belly, back, mat_polygon=style.mat_polygon_image()), "polygon", err
+        return calibrate(empty, belly, back, mat_polygon=style.taps(np.random.default_rng(style.seed + 13))), \
+            "polygon", err
     except VisionError as exc2:
         return None, "failed", err + " || with polygon: " + str(exc2)
 
@@ -258,7 +274,7 @@ def run_style(args: Job) -> list[dict[str, Any]]:
             cal_mode, cal_error = mode2, cal_error + " || retaken: " + (err2 or "ok")
     # the outline the reader found, before any taps
     cover, excess = (float("nan"), float("nan")) if cal is None else mat_share(style, list(cal.mat_polygon))
-    cal, tapped = tap_if_unsure(cal, empty, belly, back, style.mat_polygon_image())
+    cal, tapped = tap_if_unsure(cal, empty, belly, back, style.taps(np.random.default_rng(seed + 13)))
     if tapped:
         cal_mode = "tapped"
     d = Path(dump) if dump else None
@@ -304,7 +320,7 @@ def extra_lines(records: list[dict[str, Any]]) -> list[str]:
     styles = {r["style"]: r for r in records}
     first = Counter(r["cal_first"] for r in styles.values())
     retaken = [r for r in styles.values() if r["retake"]]
-    lines = [f"first calibration attempt: auto {first['auto']}, true polygon {first['polygon']}, failed "
+    lines = [f"first calibration attempt: auto {first['auto']}, outline tapped {first['polygon']}, failed "
              f"{first['failed']}; after laying the sticks >= 10 cm apart and retaking: "
              f"{sum(r['cal_mode'] != 'failed' for r in retaken)} of {len(retaken)} calibrated"]
     for name, key in (("bystander shadow", "person_shadow"), ("a stick leaning on another", "lean")):

@@ -14,7 +14,7 @@ from bench.foreign_scenes import Stick, Style, Thrower
 from yut_cam.vision import functional as F
 from yut_cam.vision.calibration import calibrate
 from yut_cam.vision.errors import CalibrationError
-from yut_cam.vision.matfind import MatNotFound, find_mat, locate_mat
+from yut_cam.vision.matfind import MatNotFound, find_mat, locate_mat, tapped_outline
 from yut_cam.vision.reader import edge_call, read_image
 
 OUTER = [(300.0, 90.0), (980.0, 110.0), (960.0, 640.0), (320.0, 620.0)]
@@ -316,3 +316,56 @@ def test_held_out_venue_30521_band_left_out_along_two_sides() -> None:
     for rec in run_style((30521, 15, None, True)):
         if rec["truth"] != "낙" and rec["read"] == "낙":
             assert rec["flagged"], (rec["throw"], rec["reasons"])
+
+
+def _mat_picture(outline: np.ndarray, seed: int) -> np.ndarray:
+    """A straw mat of ``outline`` on a grey floor, both with a little texture and noise."""
+    rng = np.random.default_rng(seed)
+    img = np.full((720, 1280, 3), (120, 125, 130), np.float64)
+    cv2.fillPoly(img, [np.round(outline).astype(np.int32)], (70, 150, 190))
+    img += cv2.GaussianBlur(rng.normal(0, 6, img.shape), (0, 0), 1.0)
+    return np.clip(img, 0, 255).astype(np.uint8)
+
+
+def _rim_gap(outline: list[tuple[float, float]], truth: np.ndarray) -> float:
+    """How far (px) the true rim strays from ``outline`` at most."""
+    from yut_cam.vision.stickfit import signed_distance
+
+    return float(np.abs(signed_distance(truth, np.asarray(outline, np.float32).reshape(-1, 1, 2))).max())
+
+
+@pytest.mark.parametrize("taps", [6, 8, 12])
+def test_taps_round_a_round_mat_give_its_ellipse(taps: int) -> None:
+    """A referee's taps round a round mat's rim (each off by 2 px): the outline follows the rim
+    between them, within a tap's error of fitting five numbers to them, where the polygon
+    through them would cut inside it (a stick there, 낙) three times as far or more."""
+    rng = np.random.default_rng(taps)
+    t = np.linspace(0, 2 * np.pi, 720, endpoint=False)
+    rim = np.stack([640 + 330 * np.cos(t), 360 + 290 * np.sin(t)], axis=1)
+    picture = _mat_picture(rim, taps)
+    a = np.linspace(0, 2 * np.pi, taps, endpoint=False) + rng.uniform(0, 1)
+    tapped = np.stack([640 + 330 * np.cos(a), 360 + 290 * np.sin(a)], axis=1) + rng.normal(0, 2, (taps, 2))
+    order = rng.permutation(taps)  # in any order
+    outline = tapped_outline([(float(x), float(y)) for x, y in tapped[order]], picture)
+    polygon_gap = _rim_gap([(float(x), float(y)) for x, y in tapped], rim)  # taps in order round it
+    assert len(outline) > taps and _rim_gap(outline, rim) < min(6.0, polygon_gap / 3.0), polygon_gap
+
+
+@pytest.mark.parametrize("sides", [6, 8])
+def test_taps_on_the_corners_of_a_many_sided_mat_keep_its_sides(sides: int) -> None:
+    """The corners of a hexagonal or octagonal mat lie on a circle too, but its edge runs
+    straight between them: the outline is the polygon through the taps."""
+    a = np.linspace(0, 2 * np.pi, sides, endpoint=False) + 0.2
+    corners = np.stack([640 + 320 * np.cos(a), 360 + 300 * np.sin(a)], axis=1)
+    picture = _mat_picture(corners, sides)
+    taps = [(float(x), float(y)) for x, y in corners]
+    assert tapped_outline(taps, picture) == taps
+
+
+def test_taps_on_a_square_mat_keep_its_corners() -> None:
+    """Four corners, or the corners and two points along its sides: the polygon as tapped."""
+    quad = [(300.0, 80.0), (980.0, 90.0), (990.0, 650.0), (290.0, 640.0)]
+    picture = _mat_picture(np.asarray(quad), 3)
+    assert tapped_outline(quad, picture) == quad
+    six = quad[:2] + [(985.0, 370.0)] + quad[2:] + [(295.0, 360.0)]
+    assert tapped_outline(six, picture) == six

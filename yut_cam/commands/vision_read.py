@@ -23,7 +23,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     c.add_argument("--belly", required=True, type=Path, help="the four sticks apart, flat side (배) up")
     c.add_argument("--back", required=True, type=Path, help="the four sticks apart, round side (등) up")
     c.add_argument("--mat", type=Path, default=None,
-                   help='mat outline: JSON {"polygon": [[x, y], ...]} in pixels (default: found in --empty)')
+                   help='mat outline: JSON {"polygon": [[x, y], ...]} in pixels, a mat\'s corners or 6+ points'
+                        ' round a round mat (the ellipse through them); default: found in --empty')
     c.add_argument("--out", required=True, type=Path, help="calibration file to write (JSON)")
     c.set_defaults(handler=_calibrate)
 

@@ -214,7 +214,7 @@ def calibrate(empty: npt.NDArray[np.uint8], belly: npt.NDArray[np.uint8], back: 
     else:
         if len(mat_polygon) < 3:
             raise CalibrationError(f"mat polygon needs at least 3 corners, got {mat_polygon!r}")
-        polygon = [(float(x), float(y)) for x, y in mat_polygon]
+        polygon = F.tapped_outline(mat_polygon, empty)
     work_size = work_size_for(size)
     scale = work_size[0] / size[0]
     background = prepare(empty, work_size)

@@ -15,12 +15,15 @@ polygon.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import cv2
 import numpy as np
 import numpy.typing as npt
+
+from yut_cam.vision.stickfit import signed_distance
 
 U8 = npt.NDArray[np.uint8]
 F32 = npt.NDArray[np.float32]
@@ -78,6 +81,14 @@ BAND_INNER = 1.5
 BAND_BARE = 0.6
 
 
+# a referee's taps (at least TAP_ROUND_MIN: five points fix an ellipse whatever they are)
+# within this share of the mat's size of one ellipse are a round mat's rim: 1.5% of a 1.5 m
+# mat is about 2 cm, above a careful tap's error and far below a square mat's corners' 20%
+TAP_ROUND = 0.015
+TAP_ROUND_MIN = 6
+TAP_APART = 3.0  # px: an arc and a straight side this close between two taps are alike
+
+
 class MatNotFound(ValueError):
     """The mat's outline is not certain enough to use: the referee gives ``--mat``."""
 
@@ -123,6 +134,57 @@ def _fill(shape: tuple[int, int], pts: npt.NDArray[np.float64]) -> U8:
     return m
 
 
+def _ellipse(points: npt.NDArray[Any], n: int) -> npt.NDArray[np.float64]:
+    """``n`` points round the ellipse fitted to ``points`` (at least 5, (K, 2) or (K, 1, 2))."""
+    (ex, ey), (ea, eb), ang = cv2.fitEllipse(np.asarray(points, np.float32).reshape(-1, 1, 2))
+    t = np.linspace(0, 2 * np.pi, n, endpoint=False)
+    c, s = np.cos(np.radians(ang)), np.sin(np.radians(ang))
+    x, y = ea / 2 * np.cos(t), eb / 2 * np.sin(t)
+    return np.stack([ex + x * c - y * s, ey + x * s + y * c], axis=1).astype(np.float64)
+
+
+def tapped_outline(taps: Sequence[tuple[float, float]], empty: npt.NDArray[np.uint8]) -> Polygon:
+    """The mat's outline that a referee's taps (or ``--mat``) on the ``empty`` picture mean.
+
+    Six or more taps lying on one ellipse (within ``TAP_ROUND`` of the mat's size) are
+    points round a round mat's rim, or the corners of a mat with as many sides (an octagon's
+    lie on a circle too). Between each two taps the picture says which: the mat's edge
+    steps in colour along the arc, or along the straight side. For a round mat the outline
+    is the ellipse; a polygon through six taps would cut inside its rim by an eighth of its
+    radius between them (some 40 px at 1280 wide), and a stick lying there would read 낙.
+    Any other taps give the polygon through them."""
+    pts = np.asarray(taps, np.float64)
+    polygon = [(float(x), float(y)) for x, y in pts]
+    if len(pts) < TAP_ROUND_MIN:
+        return polygon
+    ell = _ellipse(pts, 360)
+    outline = ell.astype(np.float32).reshape(-1, 1, 2)
+    size = float(np.sqrt(cv2.contourArea(outline)))
+    if float(np.abs(signed_distance(pts, outline)).max()) > TAP_ROUND * size:
+        return polygon
+    lab = cv2.cvtColor(empty, cv2.COLOR_BGR2LAB).astype(np.float32)
+    centre = ell.mean(axis=0)
+    around = pts[np.argsort(np.arctan2(pts[:, 1] - centre[1], pts[:, 0] - centre[0]))]
+    arc_wins = sides_win = 0
+    for a, b in zip(around, np.roll(around, -1, axis=0)):
+        # rays from the centre through the middle of the side between two taps: where each
+        # meets the straight side and the ellipse, and the colour step across each
+        side = a + (b - a) * np.linspace(0.3, 0.7, 9)[:, None]
+        rays = side - centre
+        rays /= np.maximum(np.linalg.norm(rays, axis=1, keepdims=True), 1e-9)
+        angles = np.arctan2(ell[:, 1] - centre[1], ell[:, 0] - centre[0])
+        ray_angles = np.arctan2(rays[:, 1], rays[:, 0])
+        nearest = np.argmin(np.abs(np.angle(np.exp(1j * (angles[None, :] - ray_angles[:, None])))), axis=1)
+        arc = centre + rays * np.linalg.norm(ell[nearest] - centre, axis=1)[:, None]
+        if float(np.median(np.linalg.norm(arc - side, axis=1))) < TAP_APART:
+            continue  # the two lie too close to tell apart, and either will do
+        steps = [float(np.median(np.linalg.norm(c[1] - c[0], axis=1)))
+                 for c in (_across(lab, p, rays, np.array([-3.0, 3.0])) for p in (arc, side))]
+        arc_wins += steps[0] > steps[1]
+        sides_win += steps[1] > steps[0]
+    return [(float(x), float(y)) for x, y in ell[::4]] if arc_wins > sides_win else polygon
+
+
 def _fit_shape(region: U8, hull: npt.NDArray[np.int32]) -> tuple[npt.NDArray[np.float64], str, float]:
     """The quadrilateral or ellipse (as a 48-gon) that best matches ``region``, its kind and IoU."""
     shape = (region.shape[0], region.shape[1])
@@ -141,11 +203,7 @@ def _fit_shape(region: U8, hull: npt.NDArray[np.int32]) -> tuple[npt.NDArray[np.
         if len(approx) < 4:
             break
     if len(hull) >= 5:
-        (ex, ey), (ea, eb), ang = cv2.fitEllipse(hull.reshape(-1, 1, 2).astype(np.float32))
-        t = np.linspace(0, 2 * np.pi, 48, endpoint=False)
-        c, s = np.cos(np.radians(ang)), np.sin(np.radians(ang))
-        x, y = ea / 2 * np.cos(t), eb / 2 * np.sin(t)
-        ell = np.stack([ex + x * c - y * s, ey + x * s + y * c], axis=1)
+        ell = _ellipse(hull, 48)
         iou = _iou(_fill(shape, ell), region)
         if iou > best[2]:
             best = (ell, "ellipse", iou)
@@ -539,11 +597,7 @@ def _snap(lab: F32, outline: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]
         moved = (pts[clear] + nrm[clear] * shift[clear, None]).astype(np.float32)
         if len(moved) < 5:
             return outline
-        (ex, ey), (ea, eb), ang = cv2.fitEllipse(moved.reshape(-1, 1, 2))
-        t = np.linspace(0, 2 * np.pi, len(outline), endpoint=False)
-        c, s = np.cos(np.radians(ang)), np.sin(np.radians(ang))
-        x, y = ea / 2 * np.cos(t), eb / 2 * np.sin(t)
-        return np.stack([ex + x * c - y * s, ey + x * s + y * c], axis=1).astype(np.float64)
+        return _ellipse(moved, len(outline))
     per_side = len(groups) // 4
     normals = _outward(outline)
     lines = []
