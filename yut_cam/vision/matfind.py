@@ -165,6 +165,7 @@ def tapped_outline(taps: Sequence[tuple[float, float]], empty: npt.NDArray[np.ui
     lab = cv2.cvtColor(empty, cv2.COLOR_BGR2LAB).astype(np.float32)
     centre = ell.mean(axis=0)
     around = pts[np.argsort(np.arctan2(pts[:, 1] - centre[1], pts[:, 0] - centre[0]))]
+    angles = np.arctan2(ell[:, 1] - centre[1], ell[:, 0] - centre[0])
     arc_wins = sides_win = 0
     for a, b in zip(around, np.roll(around, -1, axis=0)):
         # rays from the centre through the middle of the side between two taps: where each
@@ -172,7 +173,6 @@ def tapped_outline(taps: Sequence[tuple[float, float]], empty: npt.NDArray[np.ui
         side = a + (b - a) * np.linspace(0.3, 0.7, 9)[:, None]
         rays = side - centre
         rays /= np.maximum(np.linalg.norm(rays, axis=1, keepdims=True), 1e-9)
-        angles = np.arctan2(ell[:, 1] - centre[1], ell[:, 0] - centre[0])
         ray_angles = np.arctan2(rays[:, 1], rays[:, 0])
         nearest = np.argmin(np.abs(np.angle(np.exp(1j * (angles[None, :] - ray_angles[:, None])))), axis=1)
         arc = centre + rays * np.linalg.norm(ell[nearest] - centre, axis=1)[:, None]

@@ -492,7 +492,7 @@ class _Scene:
     mat: npt.NDArray[np.float32]  # the mat's outline, full size, for cv2.pointPolygonTest
     back_scale: float  # full size -> the image's own size
     above: tuple[tuple[int, ...], ...]  # above[i][j]: 1 if stick j lies on stick i, -1 under it, 0 not known
-    outlines: tuple[_Cover, ...]  # what each stick hides of the others (work size)
+    covers: tuple[_Cover, ...]  # what each stick hides of the others (work size)
 
 
 @dataclass(frozen=True)
@@ -534,7 +534,7 @@ def _read_stick(scene: _Scene, i: int) -> _StickRead:
     others = np.zeros(mask.shape, np.uint8)  # the other sticks' middles
     cover = np.zeros(mask.shape, np.uint8)  # what hides this stick's face
     near = np.zeros(mask.shape, np.uint8)
-    for j, o in enumerate(scene.outlines):
+    for j, o in enumerate(scene.covers):
         if j != i:
             others |= o.middle
             # a stick lying on this one hides it to its rims and beyond (its shadow); one
