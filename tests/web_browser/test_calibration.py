@@ -247,3 +247,48 @@ def test_a_calibration_that_can_learn_the_mark_says_so(open_page: Callable[..., 
         assert js_errors(page) == []
     finally:
         stop_live_server(server)
+
+
+def test_an_unsure_mat_edge_is_asked_for_once_and_settled_by_taps(open_page: Callable[..., Any], tmp_path: Path,
+                                                                 shots_dir: Path) -> None:
+    """Held-out venue 1510 (a canvas mat whose border band has the grass floor's look), found
+    automatically: the dialog says in amber that the mat's edge is unsure and asks for taps;
+    the status line says so apart from the mark. Tapped, the warning about the edge goes."""
+    from bench.held_out_scenes import Style as HeldOut, calibration_images
+
+    style = HeldOut(1510)
+    empty, belly, back = calibration_images(style, np.random.default_rng(1510 + 11))[:3]  # 1280x720
+    camera = Camera(tmp_path / "camera")
+    camera.show(empty)
+    server = start_with_camera(tmp_path, camera.folder)
+    try:
+        page = console(open_page, server, server.create_match())
+        page.click("#btn-cal")
+        page.wait_for_selector("#dlg-cal[open]")
+        for kind, image in (("empty", empty), ("belly", belly), ("back", back)):
+            take(page, camera, kind, image)
+        page.check('input[name="cal-mode"][value="auto"]')
+        page.click("#cal-run")
+        page.wait_for_selector("#cal-result.warn", timeout=60_000)
+        assert "멍석 가장자리가 확실하지 않습니다" in page.locator("#cal-result").inner_text()
+        page.wait_for_function("() => document.querySelector('#cal-now').textContent.includes('멍석 가장자리 불확실')")
+        # the mark was learned here: the edge's warning alone does not read as a missing mark
+        assert "빽도 표시" not in page.locator("#cal-now").inner_text()
+        page.screenshot(path=str(shots_dir / "calibration-mat-unsure.png"))
+
+        page.check('input[name="cal-mode"][value="taps"]')
+        page.locator("#cal-svg").scroll_into_view_if_needed()
+        box = page.locator("#cal-svg").bounding_box()
+        w, h = style.size
+        for x, y in style.taps(np.random.default_rng(1)):
+            page.mouse.click(box["x"] + x / w * box["width"], box["y"] + y / h * box["height"])
+        page.click("#cal-run")
+        page.wait_for_function("() => !document.querySelector('#cal-result').textContent.includes('멍석 가장자리')"
+                               " && document.querySelector('#cal-result').textContent.includes('보정했습니다')",
+                               timeout=60_000)
+        page.wait_for_function("() => !document.querySelector('#cal-now').textContent.includes('멍석 가장자리 불확실')")
+        status, summary = server.referee().get("/api/calibration")
+        assert status == 200 and summary["mat_unsure"] is False and summary["mat_doubt"] == [0.0, 0.0]
+        assert js_errors(page) == []
+    finally:
+        stop_live_server(server)
