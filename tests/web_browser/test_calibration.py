@@ -4,8 +4,8 @@ reads with the new calibration (its status turns to 카메라 정상)."""
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
-
 import json
 import os
 import re
@@ -113,6 +113,25 @@ def take(page: Any, camera: Camera, kind: str, image: Any) -> None:
     pytest.fail(f"the {kind} photo never showed the camera's picture")
 
 
+@contextlib.contextmanager
+def dialog_with_photos(open_page: Callable[..., Any], tmp_path: Path, empty: Any, belly: Any,
+                       back: Any) -> Iterator[tuple[LiveServer, Any]]:
+    """A live service whose camera shows ``empty``, its console's 카메라 보정 dialog open with
+    the three photos taken; the service stopped afterwards."""
+    camera = Camera(tmp_path / "camera")
+    camera.show(empty)
+    server = start_with_camera(tmp_path, camera.folder)
+    try:
+        page = console(open_page, server, server.create_match())
+        page.click("#btn-cal")
+        page.wait_for_selector("#dlg-cal[open]")
+        for kind, image in (("empty", empty), ("belly", belly), ("back", back)):
+            take(page, camera, kind, image)
+        yield server, page
+    finally:
+        stop_live_server(server)
+
+
 def test_calibrate_from_the_console(open_page: Callable[..., Any], rig: tuple[LiveServer, Camera], venue: Venue,
                                     shots_dir: Path) -> None:
     server, camera = rig
@@ -179,15 +198,7 @@ def test_a_calibration_without_the_mark_is_shown_in_amber(open_page: Callable[..
     """Photos whose 빽도 mark does not show: 보정하기 succeeds, and the dialog says in amber
     that one stick 배 up will be the referee's call."""
     venue = markless_venue(SIZE, square=True)
-    camera = Camera(tmp_path / "camera")
-    camera.show(venue.empty)
-    server = start_with_camera(tmp_path, camera.folder)
-    try:
-        page = console(open_page, server, server.create_match())
-        page.click("#btn-cal")
-        page.wait_for_selector("#dlg-cal[open]")
-        for kind, image in (("empty", venue.empty), ("belly", venue.belly), ("back", venue.back)):
-            take(page, camera, kind, image)
+    with dialog_with_photos(open_page, tmp_path, venue.empty, venue.belly, venue.back) as (server, page):
         page.wait_for_function("() => document.querySelector('#cal-svg').getAttribute('viewBox') === '0 0 640 360'")
         page.locator("#cal-svg").scroll_into_view_if_needed()
         box = page.locator("#cal-svg").bounding_box()
@@ -204,8 +215,6 @@ def test_a_calibration_without_the_mark_is_shown_in_amber(open_page: Callable[..
                                "w => document.querySelector('#cal-now').textContent.includes(w))")
         page.screenshot(path=str(shots_dir / "calibration-no-mark.png"))
         assert js_errors(page) == []
-    finally:
-        stop_live_server(server)
 
 
 def test_a_calibration_that_can_learn_the_mark_says_so(open_page: Callable[..., Any], tmp_path: Path,
@@ -222,16 +231,8 @@ def test_a_calibration_that_can_learn_the_mark_says_so(open_page: Callable[..., 
     back = [S.Stick(x, y, a, "등") for x, y, a in M.SPOTS]
     empty = S.render([], 0, size=SIZE)
     mat = [(x * SIZE[0] / S.SIZE[0], y * SIZE[1] / S.SIZE[1]) for x, y in S.MAT]
-    camera = Camera(tmp_path / "camera")
-    camera.show(empty)
-    server = start_with_camera(tmp_path, camera.folder)
-    try:
-        page = console(open_page, server, server.create_match())
-        page.click("#btn-cal")
-        page.wait_for_selector("#dlg-cal[open]")
-        for kind, image in (("empty", empty), ("belly", S.render(belly, 1, size=SIZE)),
-                            ("back", S.render(back, 2, size=SIZE))):
-            take(page, camera, kind, image)
+    with dialog_with_photos(open_page, tmp_path, empty, S.render(belly, 1, size=SIZE),
+                            S.render(back, 2, size=SIZE)) as (server, page):
         page.wait_for_function("() => document.querySelector('#cal-svg').getAttribute('viewBox') === '0 0 640 360'")
         page.locator("#cal-svg").scroll_into_view_if_needed()
         box = page.locator("#cal-svg").bounding_box()
@@ -245,8 +246,6 @@ def test_a_calibration_that_can_learn_the_mark_says_so(open_page: Callable[..., 
         assert "빽도 표시 없음" not in page.locator("#cal-now").inner_text()
         page.screenshot(path=str(shots_dir / "calibration-mark-candidates.png"))
         assert js_errors(page) == []
-    finally:
-        stop_live_server(server)
 
 
 def test_an_unsure_mat_edge_is_asked_for_once_and_settled_by_taps(open_page: Callable[..., Any], tmp_path: Path,
@@ -258,15 +257,7 @@ def test_an_unsure_mat_edge_is_asked_for_once_and_settled_by_taps(open_page: Cal
 
     style = HeldOut(1510)
     empty, belly, back = calibration_images(style, np.random.default_rng(1510 + 11))[:3]  # 1280x720
-    camera = Camera(tmp_path / "camera")
-    camera.show(empty)
-    server = start_with_camera(tmp_path, camera.folder)
-    try:
-        page = console(open_page, server, server.create_match())
-        page.click("#btn-cal")
-        page.wait_for_selector("#dlg-cal[open]")
-        for kind, image in (("empty", empty), ("belly", belly), ("back", back)):
-            take(page, camera, kind, image)
+    with dialog_with_photos(open_page, tmp_path, empty, belly, back) as (server, page):
         page.check('input[name="cal-mode"][value="auto"]')
         page.click("#cal-run")
         page.wait_for_selector("#cal-result.warn", timeout=60_000)
@@ -290,5 +281,3 @@ def test_an_unsure_mat_edge_is_asked_for_once_and_settled_by_taps(open_page: Cal
         status, summary = server.referee().get("/api/calibration")
         assert status == 200 and summary["mat_unsure"] is False and summary["mat_doubt"] == [0.0, 0.0]
         assert js_errors(page) == []
-    finally:
-        stop_live_server(server)
