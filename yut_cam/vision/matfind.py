@@ -337,9 +337,9 @@ def _band_width(lab: F32, points: npt.NDArray[np.float64], normals: npt.NDArray[
 
 def _side_samples(outline: npt.NDArray[np.float64], margin: float,
                   count: int) -> list[tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]]:
-    """Points along each side of a quad (``count`` of them, ``margin`` of the side clear of
-    either corner) or each quarter of an ellipse (the middles of its sides), with their
-    outward normals: where the band searches read a side's profile."""
+    """Points along each side of a quad (``count`` of them, evenly from ``margin`` of the side
+    to ``1 - margin``) or each quarter of an ellipse (the middles of its sides), with their
+    outward normals: where the edge and band searches read a side's profile."""
     normals = _outward(outline)
     m = len(outline)
     if m == 4:
@@ -521,32 +521,14 @@ def _edge_step(lab: F32, outline: npt.NDArray[np.float64]) -> float:
     of the change between 8 px inside and 8 px outside (median profile along the quarter), the
     share that happens within 4 px. A step is near 1 (or more: a band's stripes), a slope of
     light fading over the floor below a half."""
-    if len(outline) == 4:  # a quad: points along each side
-        t = np.linspace(0.0, 1.0, 12, endpoint=False)[:, None]
-        outline = np.concatenate([outline[i] + (outline[(i + 1) % 4] - outline[i]) * t for i in range(4)])
-    normals = _outward(outline)
-    m = len(outline)
     offs = np.arange(-8, 9, dtype=np.float64)
     least = np.inf
-    for q in range(4):
-        idx = np.arange(q * m // 4, (q + 1) * m // 4)
-        pts = (outline[idx] + outline[(idx + 1) % m]) / 2.0
-        prof = np.median(_across(lab, pts, normals[idx], offs), axis=1)
+    for pts, nrm in _side_samples(outline, 0.5 / 12, 12):
+        prof = np.median(_across(lab, pts, nrm, offs), axis=1)
         total = float(np.linalg.norm(prof[-3:].mean(axis=0) - prof[:3].mean(axis=0)))
         step = float(np.linalg.norm(prof[4:] - prof[:-4], axis=1).max())
         least = min(least, step / max(total, 1e-6))
     return least
-
-
-def _dense(outline: npt.NDArray[np.float64]) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
-    """Points along ``outline`` (SNAP_PER_SIDE a side of a quad, the middles of an ellipse's
-    sides) and their outward normals."""
-    if len(outline) == 4:
-        t = np.linspace(0.0, 1.0, SNAP_PER_SIDE, endpoint=False)[:, None] + 0.5 / SNAP_PER_SIDE
-        pts = np.concatenate([outline[i] + (outline[(i + 1) % 4] - outline[i]) * t for i in range(4)])
-        nrm = np.repeat(_outward(outline), SNAP_PER_SIDE, axis=0)
-        return pts, nrm
-    return (outline + np.roll(outline, -1, axis=0)) / 2.0, _outward(outline)
 
 
 def _last_edge(prof: npt.NDArray[np.floating[Any]], offs: npt.NDArray[np.float64]) -> float | None:
@@ -579,7 +561,8 @@ def _snap(lab: F32, outline: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]
     size = float(np.sqrt(cv2.contourArea(outline.astype(np.float32).reshape(-1, 1, 2))))
     reach = max(8, int(round(SNAP_REACH * size)))
     offs = np.arange(-reach, reach + 1, dtype=np.float64)
-    pts, nrm = _dense(outline)
+    samples = _side_samples(outline, 0.5 / SNAP_PER_SIDE, SNAP_PER_SIDE)
+    pts, nrm = (np.concatenate([x[k] for x in samples]) for k in (0, 1))
     m = len(pts)
     groups = np.array_split(np.arange(m), m // SNAP_GROUP)
     edge = np.full(len(groups), np.nan)
