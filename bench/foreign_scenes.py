@@ -421,9 +421,10 @@ class Style:
     def mat_polygon_image(self) -> list[tuple[float, float]]:
         return [(float(x), float(y)) for x, y in self.project(self.mat_corners(outer=True))]
 
-    def taps(self, rng: np.random.Generator) -> list[tuple[float, float]]:
-        """Where a referee taps the mat's four corners on the empty picture, each off by the
-        tap's error (``bench.held_out_scenes.TAP_ERROR``)."""
+    def taps(self) -> list[tuple[float, float]]:
+        """Where this venue's referee taps the mat's four corners on the empty picture (the same
+        taps each time), each off by the tap's error (``bench.held_out_scenes.TAP_ERROR``)."""
+        rng = np.random.default_rng(self.seed + 13)
         from bench.held_out_scenes import TAP_ERROR
         uv = self.project(self.mat_corners(outer=True))
         uv = uv + rng.normal(0.0, TAP_ERROR * self.size[0], uv.shape)
@@ -606,13 +607,13 @@ def run_style(args: Job) -> list[dict[str, Any]]:
         cal_error = str(exc)
         cal_mode = "polygon"
         try:
-            cal = calibrate(empty, belly, back, mat_polygon=style.taps(np.random.default_rng(seed + 13)))
+            cal = calibrate(empty, belly, back, mat_polygon=style.taps())
         except VisionError as exc2:
             cal_error += " || with polygon: " + str(exc2)
             cal_mode = "failed"
     # the outline the reader found, before any taps
     cover, excess = (float("nan"), float("nan")) if cal is None else mat_share(style, list(cal.mat_polygon))
-    cal, tapped = tap_if_unsure(cal, empty, belly, back, style.taps(np.random.default_rng(seed + 13)))
+    cal, tapped = tap_if_unsure(cal, empty, belly, back, style.taps())
     if tapped:
         cal_mode = "tapped"
     if dump and cal_mode != "auto":

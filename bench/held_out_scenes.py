@@ -199,9 +199,11 @@ class Style:
                         float(xs[0]), float(ys[0]), res, self.optics, textures,
                         (s.belly_spec, s.belly_shine, s.back_spec, s.back_shine), rng)
 
-    def taps(self, rng: Rng) -> list[tuple[float, float]]:
-        """Where a referee taps the mat's outline on the empty picture: a square mat's four
-        corners, eight points round a round one, each off by the tap's error (``TAP_ERROR``)."""
+    def taps(self) -> list[tuple[float, float]]:
+        """Where this venue's referee taps the mat's outline on the empty picture (the same taps
+        each time): a square mat's four corners, eight points round a round one, each off by
+        the tap's error (``TAP_ERROR``)."""
+        rng = np.random.default_rng(self.seed + 13)
         if self.shape == "square":
             pts = np.array([[-HALF, -HALF], [HALF, -HALF], [HALF, HALF], [-HALF, HALF]])
         else:
@@ -252,8 +254,7 @@ def _calibrate(style: Style, empty: U8, belly: U8, back: U8) -> tuple[Any, str, 
     except VisionError as exc:
         err = str(exc)
     try:
-        return calibrate(empty, belly, back, mat_polygon=style.taps(np.random.default_rng(style.seed + 13))), \
-            "polygon", err
+        return calibrate(empty, belly, back, mat_polygon=style.taps()), "polygon", err
     except VisionError as exc2:
         return None, "failed", err + " || with polygon: " + str(exc2)
 
@@ -274,7 +275,7 @@ def run_style(args: Job) -> list[dict[str, Any]]:
             cal_mode, cal_error = mode2, cal_error + " || retaken: " + (err2 or "ok")
     # the outline the reader found, before any taps
     cover, excess = (float("nan"), float("nan")) if cal is None else mat_share(style, list(cal.mat_polygon))
-    cal, tapped = tap_if_unsure(cal, empty, belly, back, style.taps(np.random.default_rng(seed + 13)))
+    cal, tapped = tap_if_unsure(cal, empty, belly, back, style.taps())
     if tapped:
         cal_mode = "tapped"
     d = Path(dump) if dump else None

@@ -271,7 +271,7 @@ def test_an_unsure_mat_edge_is_asked_for_once_and_settled_by_taps(open_page: Cal
         page.locator("#cal-svg").scroll_into_view_if_needed()
         box = page.locator("#cal-svg").bounding_box()
         w, h = style.size
-        for x, y in style.taps(np.random.default_rng(1)):
+        for x, y in style.taps():
             page.mouse.click(box["x"] + x / w * box["width"], box["y"] + y / h * box["height"])
         page.click("#cal-run")
         page.wait_for_function("() => !document.querySelector('#cal-result').textContent.includes('멍석 가장자리')"
