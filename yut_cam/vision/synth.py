@@ -81,6 +81,7 @@ class SceneStyle:
     pattern_color: BGR = (25, 28, 35)
     mark: str = "dot"
     mark_color: BGR = (30, 30, 200)
+    mark_inset: float = 0.9  # the mark's centre from its stick's tip, in stick widths
     marked_stick: int = 0
     light_azimuth_deg: float = 135.0
     light_elevation_deg: float = 60.0

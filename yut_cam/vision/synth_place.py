@@ -38,7 +38,7 @@ def convex_overlap(a: F64, b: F64) -> bool:
 def grown(pose: Pose, look: StickLook, gap: float) -> F64:
     """The stick's rectangle grown by ``gap`` cm on every side."""
     bigger = StickLook(look.length_cm + 2 * gap, look.width_cm + 2 * gap, look.wood, look.back,
-                       look.pattern, look.pattern_color, look.mark, look.mark_color)
+                       look.pattern, look.pattern_color, look.mark, look.mark_color, look.mark_inset)
     return stick_corners(pose, bigger)
 
 

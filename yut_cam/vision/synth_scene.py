@@ -151,7 +151,7 @@ def build_scene(style: SceneStyle, size: tuple[int, int], supersample: float) ->
     S = np.array([[ppc, 0, -x0 * ppc], [0, ppc, -y0 * ppc], [0, 0, 1]], np.float64)
     to_image = H @ np.linalg.inv(S)
     look = StickLook(style.stick_length_cm, style.stick_width_cm, style.wood, style.back,
-                     style.pattern, style.pattern_color, style.mark, style.mark_color)
+                     style.pattern, style.pattern_color, style.mark, style.mark_color, style.mark_inset)
     sprites = tuple(StickSprites(look, i == style.marked_stick, ppc, rng) for i in range(4))
     light = Light(style.light_azimuth_deg, style.light_elevation_deg, style.ambient, style.shadow)
     return Scene(size=size, H=H, ppc=ppc, origin=(float(x0), float(y0)), to_image=to_image,

@@ -40,6 +40,7 @@ class StickLook:
     pattern_color: BGR
     mark: str
     mark_color: BGR
+    mark_inset: float = 0.9  # the mark's centre from its tip, in stick widths
 
 
 @dataclass(frozen=True)
@@ -106,7 +107,7 @@ class StickSprites:
         back = back * (1 - pat[..., None]) + pc[None, None, :] * pat[..., None]
         if marked:
             mk = np.zeros((h, w), np.float32)
-            _draw_mark(mk, look.mark, x0, y0, x1, y1)
+            _draw_mark(mk, look.mark, look.mark_inset, x0, y0, x1, y1)
             mk = np.asarray(cv2.GaussianBlur(mk, (0, 0), 0.4 * ss), np.float32)
             mc = np.asarray(look.mark_color, np.float32)
             belly = belly * (1 - mk[..., None]) + mc[None, None, :] * mk[..., None]
@@ -145,10 +146,10 @@ def _draw_pattern(img: F32, pattern: str, x0: int, y0: int, x1: int, y1: int,
             cv2.polylines(img, [pts], False, 1.0, t, cv2.LINE_AA)
 
 
-def _draw_mark(img: F32, mark: str, x0: int, y0: int, x1: int, y1: int) -> None:
+def _draw_mark(img: F32, mark: str, inset: float, x0: int, y0: int, x1: int, y1: int) -> None:
     W = y1 - y0
     cy = (y0 + y1) // 2
-    cx = x0 + int(W * 0.9)
+    cx = x0 + int(W * inset)
     if mark == "dot":
         cv2.circle(img, (cx, cy), max(2, int(W * 0.36)), 1.0, -1, cv2.LINE_AA)
     elif mark == "ring":
