@@ -475,3 +475,38 @@ def test_held_out_venue_1508_floor_like_band_asks_for_the_outline_once() -> None
     assert found.mat_unsure and any(w.startswith("the mat's edge is unsure") for w in found.warnings)
     tapped = calibrate(empty, belly, back, mat_polygon=style.mat_polygon_image())
     assert not tapped.mat_unsure and not any(w.startswith("the mat's edge") for w in tapped.warnings)
+
+
+def _grey_belly_patch(past: tuple[int, int], band: int = 0) -> np.ndarray:
+    """A grey-green 배 stick's calibration patch over a grey mat, its box ``past`` columns
+    past the tips, with a black band ``band`` columns long at its far tip."""
+    patch = np.full((24, 96, 3), (150, 170, 155), np.uint8)
+    tip = 95 - past[1]
+    if band:
+        patch[:, tip - band + 1:tip + 1] = (45, 45, 45)
+    patch[:, :past[0]] = (118, 120, 120)
+    patch[:, 96 - past[1]:] = (118, 120, 120)
+    return np.asarray(cv2.GaussianBlur(patch, (0, 0), 1.5), np.uint8)
+
+
+@pytest.mark.parametrize("band", [5, 8])
+def test_a_dark_mark_at_the_very_tip_is_no_rim(band: int) -> None:
+    """A black band at the tip of a grey-green stick on a grey mat is, in chroma, a blend of
+    the body with the mat's shade, as the blurred rim past a tip is, and the tip trim took
+    it: no stick's ends differed and no mark was learned (held-out independent venue 33035
+    learned another stick's shaded end). The four sticks are one length; the trim gives the
+    band back, and it is the mark."""
+    patches = [_grey_belly_patch(p, band if i == 1 else 0) for i, p in enumerate([(3, 2), (2, 3), (3, 3), (2, 2)])]
+    mats = [np.full((24, 96, 3), (118, 120, 120), np.uint8)] * 4
+    learned, why, _ = C._mark_model(patches, [np.ones((24, 96), np.uint8)] * 4, mats)
+    assert learned is not None, why
+    assert learned.mark_lab[0] < 140 and learned.marked_fraction > 2 * learned.other_fraction
+    assert learned.body_lab is not None and learned.body_lab[0] - learned.mark_lab[0] > 20
+
+
+def test_one_length_gives_a_trimmed_tip_back_to_the_end_cut_deeper() -> None:
+    """Spans within a twentieth of the length of the others' stay; a span cut shorter gets
+    the columns back at the end trimmed deeper than the other sticks' same end."""
+    assert C._one_length([(3, 94), (2, 95), (4, 93), (3, 95)], 96) == [(3, 94), (2, 95), (4, 93), (3, 95)]
+    assert C._one_length([(3, 94), (2, 95), (3, 94), (3, 82)], 96) == [(3, 94), (2, 95), (3, 94), (3, 94)]
+    assert C._one_length([(3, 94), (2, 95), (3, 94), (15, 95)], 96) == [(3, 94), (2, 95), (3, 94), (4, 95)]

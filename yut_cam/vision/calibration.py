@@ -38,6 +38,8 @@ MARK_PEAK = 0.12
 # (geometric mean); other sticks' ends showing nothing at calibration count as this much:
 # a speck of shade or dirt at a clean stick's end in a throw is asked about, not read 빽도
 MARK_OTHER_FLOOR = 0.03
+# the four sticks' spans from tip to tip differ by less than this share of their length
+SPAN_SLACK = 0.05
 
 
 def check_image(image: Any, name: str) -> npt.NDArray[np.uint8]:
@@ -293,7 +295,7 @@ def calibrate(empty: npt.NDArray[np.uint8], belly: npt.NDArray[np.uint8], back: 
     # a mark too faint or too small to tell from this picture does not stop the camera
     # reading: the calibration says so, and the reader asks the referee 도 or 빽도
     mats = [cut(empty, r, np.ones_like(belly_gain)) for r in belly_rects]  # the mat under each
-    mark, mark_problem, candidates = _mark_model(belly_patches, belly_fg, mats)
+    mark, mark_problem, candidates = _mark_model(belly_patches, belly_fg, mats, [r.length for r in belly_rects])
     return Calibration(image_size=size, mat_polygon=tuple(polygon), work_size=work_size,
                        segment=params, stick_length=length, stick_width=width, narrowest=narrowest, faces=faces,
                        mark=mark, background=background, mat_doubt=doubt, mark_problem=mark_problem,
@@ -395,7 +397,7 @@ Labs = list[npt.NDArray[np.float64]]
 
 
 def _mark_ends(patches: list[npt.NDArray[np.uint8]], foreground: list[npt.NDArray[np.uint8]],
-               mat_patches: list[npt.NDArray[np.uint8]]
+               mat_patches: list[npt.NDArray[np.uint8]], lengths: list[float] | None = None
                ) -> tuple[Labs, Labs, list[tuple[float, int, int]], list[tuple[int, int]]]:
     """Each belly-up stick's patch in Lab, its body colour, how much its two ends differ
     from that body unequally: (difference in mean ΔE, stick, the more different end), most
@@ -410,7 +412,8 @@ def _mark_ends(patches: list[npt.NDArray[np.uint8]], foreground: list[npt.NDArra
     h, w = labs[0].shape[:2]
     y0, y1 = int(h * 0.25), int(round(h * 0.75))  # middle rows: the long edges may show mat
     bodies = [np.median(lab[y0:y1, int(w * 0.35):int(w * 0.65)].reshape(-1, 3), axis=0) for lab in labs]
-    spans = [F.tip_span(F.stick_shows(lab, mat, body), F.TIP_TRIM) for lab, mat, body in zip(labs, mats, bodies)]
+    spans = _one_length([F.tip_span(F.stick_shows(lab, mat, body), F.TIP_TRIM)
+                         for lab, mat, body in zip(labs, mats, bodies)], w, lengths)
     asym = []
     for i, lab in enumerate(labs):
         lo, hi = spans[i]
@@ -424,15 +427,42 @@ def _mark_ends(patches: list[npt.NDArray[np.uint8]], foreground: list[npt.NDArra
     return labs, bodies, asym, spans
 
 
+def _one_length(spans: list[tuple[int, int]], w: int, lengths: list[float] | None = None) -> list[tuple[int, int]]:
+    """The four sticks' ``spans`` (columns from tip to tip of patches ``w`` wide, cut from
+    boxes ``lengths`` px long, all alike if not given) made one length: a set's sticks are.
+    A span the tip trim cut more than ``SPAN_SLACK`` of the length shorter than the others'
+    (median, in px) lost no rim but a dark mark at its tip, whose colour in chroma is a blend
+    of the body with the mat's shade (held-out independent venue 33035: a black X on a
+    grey-green stick over a grey mat, trimmed away, and a shadowed end of another stick
+    learned as the mark). The columns go back to the end trimmed deeper than the other
+    sticks' same end."""
+    scale = [1.0] * len(spans) if lengths is None else [length / w for length in lengths]  # px a column
+    full = float(np.median([(hi - lo) * k for (lo, hi), k in zip(spans, scale)]))
+    heads = float(np.median([lo * k for (lo, _), k in zip(spans, scale)]))
+    tails = float(np.median([(w - hi) * k for (_, hi), k in zip(spans, scale)]))
+    out = []
+    for (lo, hi), k in zip(spans, scale):
+        short = int(round((full - (hi - lo) * k) / k))
+        if short > SPAN_SLACK * w:
+            if lo * k - heads >= (w - hi) * k - tails:
+                lo = max(0, lo - short)
+            else:
+                hi = min(w, hi + short)
+        out.append((lo, hi))
+    return out
+
+
 def _mark_model(patches: list[npt.NDArray[np.uint8]], foreground: list[npt.NDArray[np.uint8]],
-                mat_patches: list[npt.NDArray[np.uint8]]) -> tuple[MarkModel | None, str, tuple[MarkModel, ...]]:
-    """The 빽도 mark learned from the four belly-up sticks' patches and where each differs
+                mat_patches: list[npt.NDArray[np.uint8]], lengths: list[float] | None = None
+                ) -> tuple[MarkModel | None, str, tuple[MarkModel, ...]]:
+    """The 빽도 mark learned from the four belly-up sticks' patches (cut from boxes
+    ``lengths`` long) and where each differs
     from the empty mat (``foreground``, 0/1): only such pixels can be the mark, so a box
     reaching past a stick's end onto the mat teaches nothing. → (mark, "", ()); or, when
     the picture cannot tell, (None, why, candidates): the mark as each stick whose ends
     differ clearly would carry it, most different first. The first 빽도 the referee confirms
     says which one it is (:func:`yut_cam.vision.learning.learn_mark`)."""
-    labs, bodies, asym, spans = _mark_ends(patches, foreground, mat_patches)
+    labs, bodies, asym, spans = _mark_ends(patches, foreground, mat_patches, lengths)
     best, stick, end = asym[0]
     second = asym[1][0]
     why = ("belly image: cannot tell which stick carries the 빽도 mark (no stick differs clearly between"
