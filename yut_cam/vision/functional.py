@@ -405,22 +405,29 @@ def end_profile(patch: U8, body_lab: npt.NDArray[np.float64], mark_lab: npt.NDAr
     mat) only such pixels count as mark-like: a box reaching past the stick's end onto the
     mat must not read the mat as a mark. Rows that are mark-like in the stick's middle too
     (mat or shade along a side of a box askew) are left out, and so are up to ``max_trim``
-    (a share of the length) of columns at the tips where no body shows across the width (a
-    box longer than the stick). With ``mat`` (the empty mat under the patch, same light), the
-    columns at a tip that are blends of the body with the mat or its shade (the blurred rim,
-    a shadow past the tip: :func:`stick_shows`) are left out too, up to ``TIP_TRIM``.
+    (a share of the length) of columns at the tips where no body (nor, with ``mat``, the
+    mark) shows across the width (a box longer than the stick). With ``mat`` (the empty mat
+    under the patch, same light), the columns at a tip that are blends of the body with the
+    mat or its shade (the blurred rim, a shadow past the tip: :func:`stick_shows`) are left
+    out too, up to ``TIP_TRIM``.
     Returns (start end, far end), each 0..1.
     """
     h, w = patch.shape[:2]
     full = cv2.cvtColor(patch, cv2.COLOR_BGR2LAB).astype(np.float64)
     sep = float(np.linalg.norm(mark_lab - body_lab))
     lo, hi = 0, w
+    under = None if mat is None else cv2.cvtColor(mat, cv2.COLOR_BGR2LAB).astype(np.float64)
     if max_trim > 0.0:
-        # a column of the stick shows its body somewhere across the width; columns past its tip none
-        rows = full[int(h * 0.1):max(int(h * 0.1) + 1, int(round(h * 0.9)))]
-        lo, hi = tip_span(np.linalg.norm(rows - body_lab, axis=2) < 0.35 * sep, max_trim)
-    if mat is not None:
-        under = cv2.cvtColor(mat, cv2.COLOR_BGR2LAB).astype(np.float64)
+        # a column of the stick shows its body somewhere across the width; columns past its
+        # tip none. With the mat known, a band of the mark painted at the very tip is the
+        # stick's too where it is no blend of the body with the mat or its shade (what lies
+        # past a tip)
+        band = slice(int(h * 0.1), max(int(h * 0.1) + 1, int(round(h * 0.9))))
+        shows = np.linalg.norm(full[band] - body_lab, axis=2) < 0.35 * sep
+        if under is not None:
+            shows |= mark_like(full[band], body_lab, mark_lab) & ~blends(full[band], under[band], body_lab)
+        lo, hi = tip_span(shows, max_trim)
+    if under is not None:
         # a mark that is itself such a blend (a redder patch on pink wood on a red mat) cannot
         # be told from the rim: that end keeps its columns
         tip = max(1, int(round(TIP_TRIM * w)))
@@ -436,11 +443,7 @@ def end_profile(patch: U8, body_lab: npt.NDArray[np.float64], mark_lab: npt.NDAr
     if foreground is not None:
         foreground = foreground[:, lo:hi]
     w = hi - lo
-    d_body = np.linalg.norm(lab - body_lab, axis=2)
-    d_mark = np.linalg.norm(lab - mark_lab, axis=2)
-    # near the mark's colour, not merely nearer it than the body (a black stripe of the mat,
-    # a shadow, is nearer a red mark than a pale body but no mark)
-    like = (d_mark < d_body) & (d_body > 0.35 * sep) & (d_mark < 0.9 * sep)
+    like = mark_like(lab, body_lab, mark_lab)
     ok = np.ones(like.shape, bool) if valid is None else valid[int(h * 0.25):int(h * 0.25) + len(like)] > 0
     if foreground is not None:
         like &= foreground[int(h * 0.25):int(h * 0.25) + len(like)] > 0
@@ -456,6 +459,19 @@ def end_profile(patch: U8, body_lab: npt.NDArray[np.float64], mark_lab: npt.NDAr
         seen = ok[:, xs]
         out.append(float(like[:, xs].sum()) / max(1.0, float(seen.sum())) if seen.mean() > 0.4 else 0.0)
     return out[0], out[1]
+
+
+def mark_like(lab: npt.NDArray[np.float64], body_lab: npt.NDArray[np.float64],
+              mark_lab: npt.NDArray[np.float64]) -> npt.NDArray[np.bool_]:
+    """Where colours ``lab`` (Lab, ... x 3) look like the 빽도 mark ``mark_lab`` on a stick
+    of body colour ``body_lab``: near the mark's colour, not merely nearer it than the body
+    (a black stripe of the mat, a shadow, is nearer a red mark than a pale body but no mark),
+    and clearly away from the body."""
+    sep = float(np.linalg.norm(mark_lab - body_lab))
+    d_body = np.linalg.norm(lab - body_lab, axis=-1)
+    d_mark = np.linalg.norm(lab - mark_lab, axis=-1)
+    out: npt.NDArray[np.bool_] = (d_mark < d_body) & (d_body > 0.35 * sep) & (d_mark < 0.9 * sep)
+    return out
 
 
 MARK_LIGHTNESS = (0.7, 1.4)  # how far the mark's lightness is scaled with its stick's body
