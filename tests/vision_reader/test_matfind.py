@@ -369,3 +369,25 @@ def test_taps_on_a_square_mat_keep_its_corners() -> None:
     assert tapped_outline(quad, picture) == quad
     six = quad[:2] + [(985.0, 370.0)] + quad[2:] + [(295.0, 360.0)]
     assert tapped_outline(six, picture) == six
+
+
+@pytest.mark.parametrize("taps", [6, 8])
+def test_taps_round_a_round_mat_with_a_band_like_the_floor_give_its_ellipse(taps: int) -> None:
+    """A round mat whose border band (a twelfth of its radius) is nearly the floor's colour:
+    the taps on its rim meet no colour step, and the straight sides between them cross the
+    inner rim where the strong step is, so they looked like the mat's edge. An octagon from
+    eight taps left the band's sticks 낙 (fresh held-out venue 33508, two false 낙 in 15
+    throws). The inner rim runs parallel to the ellipse, not to the sides."""
+    rng = np.random.default_rng(taps)
+    t = np.linspace(0, 2 * np.pi, 720, endpoint=False)
+    rim = np.stack([640 + 330 * np.cos(t), 360 + 300 * np.sin(t)], axis=1)
+    inner = np.stack([640 + 302 * np.cos(t), 360 + 275 * np.sin(t)], axis=1)
+    img = np.full((720, 1280, 3), (120, 125, 130), np.float64)
+    cv2.fillPoly(img, [np.round(rim).astype(np.int32)], (126, 131, 134))
+    cv2.fillPoly(img, [np.round(inner).astype(np.int32)], (170, 110, 50))
+    img += cv2.GaussianBlur(rng.normal(0, 6, img.shape), (0, 0), 1.0)
+    picture = np.clip(img, 0, 255).astype(np.uint8)
+    a = np.linspace(0, 2 * np.pi, taps, endpoint=False) + rng.uniform(0, 1)
+    tapped = np.stack([640 + 330 * np.cos(a), 360 + 300 * np.sin(a)], axis=1) + rng.normal(0, 2, (taps, 2))
+    outline = tapped_outline([(float(x), float(y)) for x, y in tapped], picture)
+    assert len(outline) > taps and _rim_gap(outline, rim) < 6.0

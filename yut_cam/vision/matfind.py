@@ -168,20 +168,27 @@ def tapped_outline(taps: Sequence[tuple[float, float]], empty: npt.NDArray[np.ui
     angles = np.arctan2(ell[:, 1] - centre[1], ell[:, 0] - centre[0])
     arc_wins = sides_win = 0
     for a, b in zip(around, np.roll(around, -1, axis=0)):
-        # rays from the centre through the middle of the side between two taps: where each
-        # meets the straight side and the ellipse, and the colour step across each
-        side = a + (b - a) * np.linspace(0.3, 0.7, 9)[:, None]
+        # rays from the centre across the side between two taps: where each meets the
+        # straight side and the ellipse, and where the picture's strongest colour step lies
+        side = a + (b - a) * np.linspace(0.15, 0.85, 15)[:, None]
         rays = side - centre
         rays /= np.maximum(np.linalg.norm(rays, axis=1, keepdims=True), 1e-9)
         ray_angles = np.arctan2(rays[:, 1], rays[:, 0])
         nearest = np.argmin(np.abs(np.angle(np.exp(1j * (angles[None, :] - ray_angles[:, None])))), axis=1)
-        arc = centre + rays * np.linalg.norm(ell[nearest] - centre, axis=1)[:, None]
-        if float(np.median(np.linalg.norm(arc - side, axis=1))) < TAP_APART:
+        r_arc = np.linalg.norm(ell[nearest] - centre, axis=1)
+        r_side = np.linalg.norm(side - centre, axis=1)
+        gap = float((r_arc - r_side).max())
+        if gap < TAP_APART:
             continue  # the two lie too close to tell apart, and either will do
-        steps = [float(np.median(np.linalg.norm(c[1] - c[0], axis=1)))
-                 for c in (_across(lab, p, rays, np.array([-3.0, 3.0])) for p in (arc, side))]
-        arc_wins += steps[0] > steps[1]
-        sides_win += steps[1] > steps[0]
+        # the edge found runs along the one the mat has, at a constant distance from it: its
+        # rim, or an inner rim parallel to it where a border band is like the floor outside
+        offs = np.arange(-3.0 * gap, gap + 1.0)
+        colours = _across(lab, centre + rays * r_arc[:, None], rays, offs)  # (offset, ray, channel)
+        step = np.linalg.norm(colours[4:] - colours[:-4], axis=2)
+        edge = r_arc + offs[2:-2][np.argmax(step, axis=0)]
+        spread = [float(np.median(np.abs(d - np.median(d)))) for d in (edge - r_arc, edge - r_side)]
+        arc_wins += spread[0] < spread[1]
+        sides_win += spread[1] < spread[0]
     return [(float(x), float(y)) for x, y in ell[::4]] if arc_wins > sides_win else polygon
 
 
