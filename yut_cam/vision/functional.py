@@ -424,9 +424,12 @@ def end_profile(patch: U8, body_lab: npt.NDArray[np.float64], mark_lab: npt.NDAr
         # past a tip)
         band = slice(int(h * 0.1), max(int(h * 0.1) + 1, int(round(h * 0.9))))
         shows = np.linalg.norm(full[band] - body_lab, axis=2) < 0.35 * sep
-        if under is not None:
-            shows |= mark_like(full[band], body_lab, mark_lab) & ~blends(full[band], under[band], body_lab)
         lo, hi = tip_span(shows, max_trim)
+        if under is not None and (lo > 0 or hi < w):
+            tips = np.r_[0:lo, hi:w]
+            shows[:, tips] |= (mark_like(full[band][:, tips], body_lab, mark_lab)
+                               & ~blends(full[band][:, tips], under[band][:, tips], body_lab))
+            lo, hi = tip_span(shows, max_trim)
     if under is not None:
         # a mark that is itself such a blend (a redder patch on pink wood on a red mat) cannot
         # be told from the rim: that end keeps its columns

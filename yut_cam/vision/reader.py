@@ -773,13 +773,14 @@ def _between_edges(own: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8]:
     if len(cols) < 0.3 * n:
         return np.ones_like(own)
     seen = own[:, cols] > 0
-    top = np.argmax(seen, axis=0).astype(np.float64)
-    bottom = (h - 1 - np.argmax(seen[::-1], axis=0)).astype(np.float64)
-    x = np.arange(n, dtype=np.float64)
-    lo = np.polyval(np.polyfit(cols, top, 1), x) - 1.0
-    hi = np.polyval(np.polyfit(cols, bottom, 1), x) + 1.0
+    edges = np.stack([np.argmax(seen, axis=0), h - 1 - np.argmax(seen[::-1], axis=0)]).astype(np.float64)
+    # least-squares lines through the top and bottom edges
+    dx = cols - cols.mean()
+    slope = (edges - edges.mean(axis=1, keepdims=True)) @ dx / max(float(dx @ dx), 1e-9)
+    at: npt.NDArray[np.float64] = edges.mean(axis=1)[:, None] + slope[:, None] * (np.arange(n) - cols.mean())[None, :]
     rows = np.arange(h, dtype=np.float64)[:, None]
-    return ((rows >= lo[None, :]) & (rows <= hi[None, :])).astype(np.uint8)
+    between: npt.NDArray[np.uint8] = ((rows >= at[0] - 1.0) & (rows <= at[1] + 1.0)).astype(np.uint8)
+    return between
 
 
 def _mark_body(cal: Calibration, mark: MarkModel) -> npt.NDArray[np.float64]:
