@@ -456,9 +456,9 @@ def _mark_model(patches: list[npt.NDArray[np.uint8]], foreground: list[npt.NDArr
                 mat_patches: list[npt.NDArray[np.uint8]], lengths: list[float] | None = None
                 ) -> tuple[MarkModel | None, str, tuple[MarkModel, ...]]:
     """The 빽도 mark learned from the four belly-up sticks' patches (cut from boxes
-    ``lengths`` long) and where each differs
-    from the empty mat (``foreground``, 0/1): only such pixels can be the mark, so a box
-    reaching past a stick's end onto the mat teaches nothing. → (mark, "", ()); or, when
+    ``lengths`` px long) and where each differs from the empty mat (``foreground``, 0/1):
+    only such pixels can be the mark, so a box reaching past a stick's end onto the mat
+    teaches nothing. → (mark, "", ()); or, when
     the picture cannot tell, (None, why, candidates): the mark as each stick whose ends
     differ clearly would carry it, most different first. The first 빽도 the referee confirms
     says which one it is (:func:`yut_cam.vision.learning.learn_mark`)."""

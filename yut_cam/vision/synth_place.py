@@ -7,6 +7,7 @@ seeded rejection sampling; each case (clean, touching, edge, 낙) has its own pl
 
 from __future__ import annotations
 
+import dataclasses
 import math
 
 import numpy as np
@@ -37,9 +38,8 @@ def convex_overlap(a: F64, b: F64) -> bool:
 
 def grown(pose: Pose, look: StickLook, gap: float) -> F64:
     """The stick's rectangle grown by ``gap`` cm on every side."""
-    bigger = StickLook(look.length_cm + 2 * gap, look.width_cm + 2 * gap, look.wood, look.back,
-                       look.pattern, look.pattern_color, look.mark, look.mark_color, look.mark_inset)
-    return stick_corners(pose, bigger)
+    return stick_corners(pose, dataclasses.replace(look, length_cm=look.length_cm + 2 * gap,
+                                                   width_cm=look.width_cm + 2 * gap))
 
 
 def _square(half: float) -> F64:
