@@ -594,23 +594,11 @@ Job = tuple[int, int, str | None, bool]  # style seed, throws, dump directory, l
 
 
 def run_style(args: Job) -> list[dict[str, Any]]:
-    from yut_cam.vision.calibration import calibrate
-    from yut_cam.vision.errors import VisionError
     seed, throws, dump, learn = args
     style = Style(seed)
     rng = np.random.default_rng(seed + 7)
     empty, belly, back = calibration_images(style, rng)
-    cal, cal_error, cal_mode = None, "", "auto"
-    try:
-        cal = calibrate(empty, belly, back)
-    except VisionError as exc:
-        cal_error = str(exc)
-        cal_mode = "polygon"
-        try:
-            cal = calibrate(empty, belly, back, mat_polygon=style.taps())
-        except VisionError as exc2:
-            cal_error += " || with polygon: " + str(exc2)
-            cal_mode = "failed"
+    cal, cal_mode, cal_error = calibrate_as_referee(empty, belly, back, style.taps())
     # the outline the reader found, before any taps
     cover, excess = (float("nan"), float("nan")) if cal is None else mat_share(style, list(cal.mat_polygon))
     cal, tapped = tap_if_unsure(cal, empty, belly, back, style.taps())
@@ -645,6 +633,22 @@ def mat_share(style: Any, polygon: list[tuple[float, float]]) -> tuple[float, fl
     cv2.fillPoly(found_mask, [np.round(np.asarray(polygon)).astype(np.int32)], 1)
     t = max(1.0, float(truth_mask.sum()))
     return float((truth_mask & found_mask).sum()) / t, float((found_mask & (1 - truth_mask)).sum()) / t
+
+
+def calibrate_as_referee(empty: U8, belly: U8, back: U8, taps: list[tuple[float, float]]) -> tuple[Any, str, str]:
+    """The reader's calibration as the benches' referee runs it: by itself, then, if refused,
+    with the mat's outline tapped (``taps``). Returns (calibration or None, mode: "auto",
+    "polygon" or "failed", the refusals' messages)."""
+    from yut_cam.vision.calibration import calibrate
+    from yut_cam.vision.errors import VisionError
+    try:
+        return calibrate(empty, belly, back), "auto", ""
+    except VisionError as exc:
+        err = str(exc)
+    try:
+        return calibrate(empty, belly, back, mat_polygon=taps), "polygon", err
+    except VisionError as exc2:
+        return None, "failed", err + " || with polygon: " + str(exc2)
 
 
 def tap_if_unsure(cal: Any, empty: U8, belly: U8, back: U8, polygon: list[tuple[float, float]]) -> tuple[Any, bool]:

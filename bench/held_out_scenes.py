@@ -245,32 +245,18 @@ def calibration_images(style: Style, rng: Rng, wide: bool = False) -> tuple[U8, 
     return style.render([], rng), style.render(belly, rng), style.render(back, rng), belly, back
 
 
-def _calibrate(style: Style, empty: U8, belly: U8, back: U8) -> tuple[Any, str, str]:
-    """The reader's calibration as the bench's protocol runs it: by itself, then with the mat's corners."""
-    from yut_cam.vision.calibration import calibrate
-    from yut_cam.vision.errors import VisionError
-    try:
-        return calibrate(empty, belly, back), "auto", ""
-    except VisionError as exc:
-        err = str(exc)
-    try:
-        return calibrate(empty, belly, back, mat_polygon=style.taps()), "polygon", err
-    except VisionError as exc2:
-        return None, "failed", err + " || with polygon: " + str(exc2)
-
-
 def run_style(args: Job) -> list[dict[str, Any]]:
-    from bench.foreign_scenes import mat_share, read_throw, tap_if_unsure
+    from bench.foreign_scenes import calibrate_as_referee, mat_share, read_throw, tap_if_unsure
     seed, throws, dump, learn = args
     style = Style(seed)
     rng = np.random.default_rng(seed + 11)
     empty, belly, back, _, _ = calibration_images(style, rng)
-    cal, cal_mode, cal_error = _calibrate(style, empty, belly, back)
+    cal, cal_mode, cal_error = calibrate_as_referee(empty, belly, back, style.taps())
     first_mode, retake = cal_mode, False
     if cal is None:  # as the refusal says: lay the sticks well apart and retake the two pictures
         retake = True
         _, belly, back, _, _ = calibration_images(style, rng, wide=True)
-        cal, mode2, err2 = _calibrate(style, empty, belly, back)
+        cal, mode2, err2 = calibrate_as_referee(empty, belly, back, style.taps())
         if cal is not None:
             cal_mode, cal_error = mode2, cal_error + " || retaken: " + (err2 or "ok")
     # the outline the reader found, before any taps

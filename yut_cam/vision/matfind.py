@@ -151,10 +151,10 @@ def tapped_outline(taps: Sequence[tuple[float, float]], empty: npt.NDArray[np.ui
     lie on a circle too). Between each two taps the picture says which: the strongest colour
     step across the side keeps one distance to the arc, or to the straight side (a round
     mat's inner rim, where its border band is like the floor, runs parallel to the arc and
-    crosses the straight side). For a round mat the outline
-    is the ellipse; a polygon through six taps would cut inside its rim by an eighth of its
-    radius between them (some 40 px at 1280 wide), and a stick lying there would read 낙.
-    Any other taps give the polygon through them."""
+    crosses the straight side). For a round mat the outline is the ellipse; a polygon
+    through six taps would cut inside its rim by an eighth of its radius between them (some
+    40 px at 1280 wide), and a stick lying there would read 낙. Any other taps give the
+    polygon through them."""
     pts = np.asarray(taps, np.float64)
     polygon = [(float(x), float(y)) for x, y in pts]
     if len(pts) < TAP_ROUND_MIN:
