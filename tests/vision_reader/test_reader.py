@@ -391,7 +391,7 @@ def test_annotate_draws_without_changing_the_input(cal: Calibration) -> None:
 @pytest.mark.parametrize(("reasons", "words"), [
     (("빽도 mark unsure (mark score 0.08, threshold 0.10)",), ["baekdo mark unsure"]),
     (("stick 4: off the mat but seen only in part (60% of a stick's length): is it a stick? (낙 rests on it)",),
-     ["a stick? (nak"]),  # the line keeps 90 characters of the reasons
+     ["a stick? (nak rests on it)"]),  # the line keeps the reasons whole: the picture wraps it
     (("빽도 mark not learned at calibration: is stick 2 (배 up) the marked stick? (빽도 or 도)",),
      ["baekdo mark not learned", "(bae up)"]),
 ])
@@ -405,6 +405,40 @@ def test_the_pictures_top_line_is_ascii(reasons: tuple[str, ...], words: list[st
     assert line.isascii(), line
     assert line.startswith("do (or baekdo)  conf 0.60  REFEREE: ")
     assert all(w in line for w in words), line
+
+
+LONG = ("baekdo (or do)  conf 0.55  REFEREE: baekdo mark faint at calibration (11% of its end): is stick 1"
+        " (bae up) the marked stick? (baekdo or do); stick 3: at the mat's edge (4 px inside its outline),"
+        " check it touches the mat")
+
+
+# as annotate draws it on a 1280 and a 640 px wide picture; then too few lines, too narrow
+@pytest.mark.parametrize(("width", "scale", "thick", "most", "whole"), [
+    (1264, 0.8, 5, 3, True), (624, 0.4, 4, 3, True), (624, 0.4, 4, 1, False), (40, 0.4, 4, 3, False)])
+def test_the_top_line_wraps_to_the_pictures_width(width: int, scale: float, thick: int, most: int,
+                                                  whole: bool) -> None:
+    from yut_cam.vision.annotate import FONT, wrapped
+
+    lines = wrapped(LONG, width, scale, thick, most)
+    assert 1 <= len(lines) <= most
+    assert all(cv2.getTextSize(line, FONT, scale, thick)[0][0] <= width for line in lines), lines
+    if whole:  # nothing lost: the lines are the text broken at spaces
+        assert " ".join(lines) == LONG
+    else:  # cut short, and says so
+        assert lines[-1].endswith("...") and LONG.startswith(lines[0].removesuffix("..."))
+
+
+def test_a_long_question_stays_inside_the_picture(cal: Calibration) -> None:
+    img = S.render(S.four("배등등등", 0, seed=2), seed=12)
+    r = read_image(img, cal)
+    reason = LONG.split("REFEREE: ")[1]
+    asked = annotate(img, dataclasses.replace(r, needs_referee=True, reasons=(reason,)), cal)
+    plain = annotate(img, r, cal)
+    # the question is drawn in red over more than one line, none reaching the right border
+    red = (asked[..., 2] > 200) & (asked[..., 1] < 60) & (asked[..., 0] < 60) & ~np.all(asked == plain, axis=2)
+    rows = np.nonzero(red.any(axis=1))[0]
+    assert len(rows) and rows.max() - rows.min() > 40
+    assert not red[:, -8:].any()
 
 
 # --- the product's generator: seeded batches per case -------------------------------

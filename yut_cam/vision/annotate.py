@@ -20,6 +20,8 @@ BELLY = (60, 200, 60)
 BACK = (0, 140, 255)
 OFF = (40, 40, 230)
 MAT = (0, 220, 240)
+FONT = cv2.FONT_HERSHEY_SIMPLEX
+HEAD_LINES = 3  # the top line wraps to at most this many, so it never hides the mat
 LEGEND = "B=bae(flat up) D=deung(round up) *=baekdo mark X=off mat"
 # the rules' words inside the reasons (English text naming 빽도, 낙, 배 ...), longest first
 # so 빽도 is not read as 빽 + 도
@@ -35,8 +37,34 @@ def headline(reading: Reading) -> str:
         why = "; ".join(reading.reasons)
         for word, roman in _WORDS:
             why = why.replace(word, roman)
-        head += "  REFEREE: " + why[:90]
+        head += "  REFEREE: " + why
     return head
+
+
+def wrapped(text: str, width: int, scale: float, thick: int, most: int = HEAD_LINES) -> list[str]:
+    """``text`` broken at spaces into lines that each fit ``width`` px in the picture's font,
+    at most ``most`` of them (the last cut short with "..." when more would be needed)."""
+    def fits(line: str) -> bool:
+        return int(cv2.getTextSize(line, FONT, scale, thick)[0][0]) <= width
+
+    lines: list[str] = []
+    for word in text.split(" "):
+        if lines and fits(f"{lines[-1]} {word}"):
+            lines[-1] = f"{lines[-1]} {word}"
+            continue
+        while not fits(word) and len(word) > 1:  # a word wider than the picture: cut it
+            cut = len(word) - 1
+            while cut > 1 and not fits(word[:cut]):
+                cut -= 1
+            lines.append(word[:cut])
+            word = word[cut:]
+        lines.append(word)
+    if len(lines) > most:
+        last = lines[most - 1]
+        while last and not fits(last + "..."):
+            last = last[:-1]
+        lines = lines[:most - 1] + [last + "..."]
+    return lines
 
 
 def annotate(image: npt.NDArray[np.uint8], reading: Reading, calibration: Calibration) -> npt.NDArray[np.uint8]:
@@ -47,7 +75,6 @@ def annotate(image: npt.NDArray[np.uint8], reading: Reading, calibration: Calibr
     thick = max(1, int(round(w / 640)))
     mat = np.round(np.asarray(calibration.mat_polygon) * k).astype(np.int32).reshape(-1, 1, 2)
     cv2.polylines(out, [mat], True, MAT, thick, cv2.LINE_AA)
-    font = cv2.FONT_HERSHEY_SIMPLEX
     scale = max(0.4, w / 1600)
     for i, s in enumerate(reading.sticks):
         colour = OFF if not s.on_mat else (BELLY if s.face == "배" else BACK)
@@ -56,16 +83,17 @@ def annotate(image: npt.NDArray[np.uint8], reading: Reading, calibration: Calibr
         tag = f"{i + 1}{'B' if s.face == '배' else 'D'}{'*' if s.marked else ''}{'X' if not s.on_mat else ''}"
         cx, cy = np.asarray(s.box).mean(axis=0)
         org = _tag_place(i, reading, scale)
-        cv2.putText(out, tag, org, font, scale, (0, 0, 0), thick + 2, cv2.LINE_AA)
-        cv2.putText(out, tag, org, font, scale, colour, thick, cv2.LINE_AA)
+        cv2.putText(out, tag, org, FONT, scale, (0, 0, 0), thick + 2, cv2.LINE_AA)
+        cv2.putText(out, tag, org, FONT, scale, colour, thick, cv2.LINE_AA)
         if s.marked:
             cv2.circle(out, (int(cx), int(cy)), max(3, int(4 * scale)), colour, -1, cv2.LINE_AA)
-    head = headline(reading)
-    for text, y in ((head, int(28 * scale) + 4), (LEGEND, h - 8)):
-        cv2.putText(out, text, (8, y), font, scale, (0, 0, 0), thick + 3, cv2.LINE_AA)
-        cv2.putText(out, text, (8, y), font, scale,
-                    (0, 0, 255) if reading.needs_referee and text == head else (255, 255, 255),
-                    thick, cv2.LINE_AA)
+    head_colour = (0, 0, 255) if reading.needs_referee else (255, 255, 255)
+    step = int(28 * scale) + 4
+    lines = [(line, step * (n + 1), head_colour)
+             for n, line in enumerate(wrapped(headline(reading), w - 16, scale, thick + 3))]
+    for text, y, colour in lines + [(LEGEND, h - 8, (255, 255, 255))]:
+        cv2.putText(out, text, (8, y), FONT, scale, (0, 0, 0), thick + 3, cv2.LINE_AA)
+        cv2.putText(out, text, (8, y), FONT, scale, colour, thick, cv2.LINE_AA)
     return out
 
 
