@@ -510,3 +510,19 @@ def test_one_length_gives_a_trimmed_tip_back_to_the_end_cut_deeper() -> None:
     assert C._one_length([(3, 94), (2, 95), (4, 93), (3, 95)], 96) == [(3, 94), (2, 95), (4, 93), (3, 95)]
     assert C._one_length([(3, 94), (2, 95), (3, 94), (3, 82)], 96) == [(3, 94), (2, 95), (3, 94), (3, 94)]
     assert C._one_length([(3, 94), (2, 95), (3, 94), (15, 95)], 96) == [(3, 94), (2, 95), (3, 94), (4, 95)]
+
+
+def test_a_belly_box_short_of_a_dark_mark_at_the_tip_grows_through_it() -> None:
+    """Fresh independent venue 34006: a small dark glyph at the tip of a pale stick on straw.
+    The segmentation took the glyph for the stick's shadow, so its box stopped short of it and
+    no stick's ends differed (2 ΔE): every 빽도 of the venue read 도 and was asked about. The
+    box is grown to a stick's length through what differs from the empty mat, shade or not,
+    when what shows without shade does not decide the end; then the glyph is the mark."""
+    from bench.foreign_scenes import Style as Independent
+    from bench.foreign_scenes import calibration_images
+
+    style = Independent(34006)
+    empty, belly, back = calibration_images(style, np.random.default_rng(34006 + 7))
+    found = calibrate(empty, belly, back, mat_polygon=style.taps())
+    assert found.mark is not None, found.mark_problem
+    assert found.mark.marked_fraction > 2 * max(found.mark.other_fraction, 0.05)

@@ -265,17 +265,21 @@ def calibrate(empty: npt.NDArray[np.uint8], belly: npt.NDArray[np.uint8], back: 
 
     field = F.illumination(background, on_mat)
     # a belly box that stops short of an end (a dark mark there read as shadow, or wood like
-    # the mat): the mark is learned from the whole stick
+    # the mat): the mark is learned from the whole stick. What differs from the empty mat
+    # without shade decides the end first; when it cannot, what differs at all (a dark glyph
+    # at a tip is "shade" to the segmentation: fresh independent venue 34006, no mark learned)
     work = prepare(belly, work_size)
     d_l, d_c = F.difference_maps(work, background.astype(np.float32) * belly_gain)
     fg = F.foreground_mask(d_l, d_c, params, on_mat)
+    differs = F.foreground_mask(d_l, d_c, params._replace(shadow_suppression=False), on_mat)  # a dark mark too
     grown = []
     for i, r in enumerate(belly_rects):
         others = np.zeros(fg.shape, np.uint8)
         for j, o in enumerate(belly_rects):
             if j != i:
                 others |= F.rect_mask(fg.shape, o)
-        grown.append(F.to_full_length(r, length * scale, fg, others) or r)
+        grown.append(F.to_full_length(r, length * scale, fg, others)
+                     or F.to_full_length(r, length * scale, differs, others) or r)
     belly_rects = grown
     def cut(image: npt.NDArray[np.uint8], r: F.Rect, gain: F.F32, across: float | None = None) -> npt.NDArray[np.uint8]:
         # a stick's patch in the calibration light; with ``across``, that width (full px) of it
@@ -290,7 +294,6 @@ def calibrate(empty: npt.NDArray[np.uint8], belly: npt.NDArray[np.uint8], back: 
     faces = dataclasses.replace(faces, saturated=(
         max(F.saturated_fraction(F.stick_patch(belly, F.inner(r.scaled(1 / scale)), PATCH_SIZE)) for r in belly_rects),
         max(F.saturated_fraction(F.stick_patch(back, F.inner(r.scaled(1 / scale)), PATCH_SIZE)) for r in back_rects)))
-    differs = F.foreground_mask(d_l, d_c, params._replace(shadow_suppression=False), on_mat)  # a dark mark too
     belly_fg = [(F.stick_patch(differs, F.inner(r), PATCH_SIZE) > 127).astype(np.uint8) for r in belly_rects]
     # a mark too faint or too small to tell from this picture does not stop the camera
     # reading: the calibration says so, and the reader asks the referee 도 or 빽도
