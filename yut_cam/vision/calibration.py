@@ -265,21 +265,20 @@ def calibrate(empty: npt.NDArray[np.uint8], belly: npt.NDArray[np.uint8], back: 
 
     field = F.illumination(background, on_mat)
     # a belly box that stops short of an end (a dark mark there read as shadow, or wood like
-    # the mat): the mark is learned from the whole stick. What differs from the empty mat
-    # without shade decides the end first; when it cannot, what differs at all (a dark glyph
-    # at a tip is "shade" to the segmentation: fresh independent venue 34006, no mark learned)
+    # the mat): the mark is learned from the whole stick
     work = prepare(belly, work_size)
     d_l, d_c = F.difference_maps(work, background.astype(np.float32) * belly_gain)
     fg = F.foreground_mask(d_l, d_c, params, on_mat)
     differs = F.foreground_mask(d_l, d_c, params._replace(shadow_suppression=False), on_mat)  # a dark mark too
-    grown = []
+    grown, through = [], []
     for i, r in enumerate(belly_rects):
         others = np.zeros(fg.shape, np.uint8)
         for j, o in enumerate(belly_rects):
             if j != i:
                 others |= F.rect_mask(fg.shape, o)
-        grown.append(F.to_full_length(r, length * scale, fg, others)
-                     or F.to_full_length(r, length * scale, differs, others) or r)
+        by_fg = F.to_full_length(r, length * scale, fg, others)
+        grown.append(by_fg or r)
+        through.append(by_fg or F.to_full_length(r, length * scale, differs, others) or r)
     belly_rects = grown
     def cut(image: npt.NDArray[np.uint8], r: F.Rect, gain: F.F32, across: float | None = None) -> npt.NDArray[np.uint8]:
         # a stick's patch in the calibration light; with ``across``, that width (full px) of it
@@ -287,18 +286,32 @@ def calibrate(empty: npt.NDArray[np.uint8], belly: npt.NDArray[np.uint8], back: 
         return _patch(image, box if across is None else box._replace(width=across),
                       F.light_at(field, gain, r.cx, r.cy, work_size))
 
-    belly_patches = [cut(belly, r, belly_gain) for r in belly_rects]
     # the faces as the reader reads them: on a band of the stick's own width along each box
     faces = _face_model([F.face_features(cut(belly, r, belly_gain, width)) for r in belly_rects],
                         [F.face_features(cut(back, r, back_gain, width)) for r in back_rects])
     faces = dataclasses.replace(faces, saturated=(
         max(F.saturated_fraction(F.stick_patch(belly, F.inner(r.scaled(1 / scale)), PATCH_SIZE)) for r in belly_rects),
         max(F.saturated_fraction(F.stick_patch(back, F.inner(r.scaled(1 / scale)), PATCH_SIZE)) for r in back_rects)))
-    belly_fg = [(F.stick_patch(differs, F.inner(r), PATCH_SIZE) > 127).astype(np.uint8) for r in belly_rects]
+
+    def mark_of(rects: list[F.Rect]) -> tuple[MarkModel | None, str, tuple[MarkModel, ...]]:
+        # the mark from the belly sticks in these boxes, each against the mat under it; only
+        # what differs from the empty mat can be the mark
+        return _mark_model([cut(belly, r, belly_gain) for r in rects],
+                           [(F.stick_patch(differs, F.inner(r), PATCH_SIZE) > 127).astype(np.uint8) for r in rects],
+                           [cut(empty, r, np.ones_like(belly_gain)) for r in rects], [r.length for r in rects])
+
     # a mark too faint or too small to tell from this picture does not stop the camera
     # reading: the calibration says so, and the reader asks the referee 도 or 빽도
-    mats = [cut(empty, r, np.ones_like(belly_gain)) for r in belly_rects]  # the mat under each
-    mark, mark_problem, candidates = _mark_model(belly_patches, belly_fg, mats, [r.length for r in belly_rects])
+    mark, mark_problem, candidates = mark_of(belly_rects)
+    if mark is None and through != grown:
+        # a dark glyph at a tip is "shade" to the segmentation, so the box stopped short of it
+        # (fresh independent venue 34006: no mark learned, every 빽도 asked). Grown through
+        # what differs from the empty mat at all, shade included, the boxes may reach the
+        # mark, or only a shadow past a tip (independent 33034: its candidates were lost so):
+        # they are used only when they single the mark out
+        found = mark_of(through)
+        if found[0] is not None:
+            mark, mark_problem, candidates = found
     return Calibration(image_size=size, mat_polygon=tuple(polygon), work_size=work_size,
                        segment=params, stick_length=length, stick_width=width, narrowest=narrowest, faces=faces,
                        mark=mark, background=background, mat_doubt=doubt, mark_problem=mark_problem,
