@@ -150,3 +150,19 @@ def test_a_ring_printed_on_the_mat_is_not_taken_for_its_edge() -> None:
     assert rec["mat_cover"] > 0.97
     for rec in records:
         assert rec["read"] == rec["truth"] or rec["flagged"], rec
+
+
+def test_a_dark_glyph_at_the_tip_is_learned_and_never_missed_unasked() -> None:
+    """Fresh independent venue 34006: a small dark glyph at the tip of a pale stick on straw,
+    taken for the stick's shadow. Calibration now learns it (boxes grown through shade), and
+    throw 0's 빽도 reads 빽도 unasked. In throw 5 the marked stick touches a 등 stick and its box
+    stops at the glyph, 14% short of a stick: the window the mark is read in ends where the
+    glyph begins, and 빽도 read 도 unasked. What lies past a window that short is looked at:
+    mark-like, the referee is asked."""
+    from bench.foreign_scenes import run_style as run_foreign
+
+    records = run_foreign((34006, 6, None, True))
+    assert records[0]["truth"] == "빽도" and records[0]["read"] == "빽도" and not records[0]["flagged"]
+    assert records[5]["truth"] == "빽도" and records[5]["case"] == "touching"
+    for rec in records:
+        assert rec["read"] == rec["truth"] or rec["flagged"], rec

@@ -511,7 +511,7 @@ def test_the_mark_is_read_to_the_tip_past_a_box_a_little_short(cal: Calibration,
     box = Rect(600 + shift * S.LENGTH, 360.0, S.LENGTH, S.WIDTH, 0.0)
     lights = (np.ones(3, np.float32), np.ones(3, np.float32))  # now, and the empty mat's at calibration
     args = (image, box, 0.8, lights, work, work + 255, work + 255, cal.work_size[0] / image.shape[1], cal, (cal.mark,))
-    (share,), seen, lightness = R._read_marks(*args)
+    (share,), seen, lightness, _ = R._read_marks(*args)
     assert share > 2 * cal.mark.threshold and seen > 0.9
     assert 0.7 <= lightness <= 1.4  # the marked stick itself, as at calibration
     monkeypatch.setattr(R, "MARK_REACH", 0.0)  # read on the box alone

@@ -101,6 +101,12 @@ MARK_SPAN = 0.75
 # the 빽도 mark is read this share of a stick's length past either end of its box, where the
 # stick's own body goes on
 MARK_REACH = 0.1
+# a window the mark is read in that stops this share of a stick's length short of one, at an
+# end past which at least MARK_BEYOND of what follows (as far as the stick could reach) looks
+# like the mark, may have stopped at the mark itself: a dark glyph at a tip is neither the
+# body nor, to the segmentation, the stick (fresh independent venue 34006, 빽도 read 도 unasked)
+MARK_SHORT = 0.05
+MARK_BEYOND = 0.25
 # a stick-like region of more than this many sticks' area holds more than sticks
 HUGE_REGION = 6.0
 # a stick seen only in part is followed where it differs from the empty mat by this share of
@@ -505,6 +511,7 @@ class _StickRead:
     end_seen: float  # the visible share of its less visible end
     faint_ends: bool  # its ends were found where it differs only faintly from the mat
     box_share: float  # 배 up, the venue's mark: how much of a stick's length the mark was read on
+    beyond: float  # 배 up, the venue's mark: how mark-like what lies past a window short of a stick is
     lightness: float  # 배 up, the venue's mark: lightness against the marked stick's at calibration
     doubts: tuple[str, ...]  # about its face (moot once a stick is surely off the mat)
     edge: str  # what to ask about it lying on or off the mat ("" if nothing)
@@ -606,7 +613,7 @@ def _read_stick(scene: _Scene, i: int) -> _StickRead:
     # a stick seen whole, apart from the others and like a face can teach the face model
     # once the referee confirms the throw (yut_cam.vision.learning)
     teaches = not (f.merged or f.partial or glare) and visible >= 0.95 and novelty <= NOVELTY
-    mark_share, box_share, lightness = 0.0, 1.0, 1.0
+    mark_share, box_share, lightness, beyond = 0.0, 1.0, 1.0, 0.0
     end_seen = min(float(clear[int(PATCH_SIZE[1] * 0.25):int(PATCH_SIZE[1] * 0.75), cols].mean())
                    for cols in F.end_slices(PATCH_SIZE[0]))
     candidate_scores: tuple[float, ...] | None = None
@@ -619,10 +626,10 @@ def _read_stick(scene: _Scene, i: int) -> _StickRead:
         models = (cal.mark,) if cal.mark is not None else cal.mark_candidates
         # the empty mat in the light it had at calibration here, to tell a tip's blurred rim
         mat_light = F.light_at(scene.field, None, f.rect.cx, f.rect.cy, cal.work_size)
-        shares, seen_end, body_light = _read_marks(image, rect_m, across, (light, mat_light), near, scene.differs,
-                                                   scene.fg_raw, s, cal, models)
+        shares, seen_end, body_light, past = _read_marks(image, rect_m, across, (light, mat_light), near,
+                                                         scene.differs, scene.fg_raw, s, cal, models)
         if cal.mark is not None:
-            mark_share, end_seen, lightness = shares[0], seen_end, body_light
+            mark_share, end_seen, lightness, beyond = shares[0], seen_end, body_light, past
             box_share = rect_m.length / cal.stick_length
         else:
             candidate_scores = tuple(round(x, 4) for x in shares)
@@ -650,8 +657,8 @@ def _read_stick(scene: _Scene, i: int) -> _StickRead:
     reading = StickReading(face=face, marked=False, on_mat=depth >= 0.0, box=(box[0], box[1], box[2], box[3]),
                            confidence=round(conf, 3), score=score,
                            features=tuple(map(float, features)) if teaches else None, mark_scores=candidate_scores)
-    return _StickRead(reading, margin, mark_share, end_seen, f.faint_ends, box_share, lightness, tuple(doubts), edge,
-                      off, unlike)
+    return _StickRead(reading, margin, mark_share, end_seen, f.faint_ends, box_share, beyond, lightness, tuple(doubts),
+                      edge, off, unlike)
 
 
 def _mark_doubt(i: int, stick: _StickRead, merged: bool, cal: Calibration) -> str:
@@ -678,6 +685,9 @@ def _mark_doubt(i: int, stick: _StickRead, merged: bool, cal: Calibration) -> st
         return f"빽도 mark may be hidden: an end of stick {i + 1} lies under or against another stick"
     if stick.box_share < MARK_BOX_SHARE:
         return f"빽도 mark may be missed: stick {i + 1} was read on {stick.box_share:.0%} of a stick's length"
+    if stick.beyond >= MARK_BEYOND:
+        return (f"빽도 mark may be missed: stick {i + 1} was read short of a stick's length, where something"
+                " like the mark goes on")
     if not F.MARK_LIGHTNESS[0] <= stick.lightness <= F.MARK_LIGHTNESS[1]:
         # the mark's look is scaled with its stick's only so far: a stick in deep shade or
         # blazing light may hide a mark the reader does not know how to look for
@@ -689,11 +699,12 @@ def _mark_doubt(i: int, stick: _StickRead, merged: bool, cal: Calibration) -> st
 def _read_marks(image: npt.NDArray[np.uint8], rect: F.Rect, across: float,
                 lights: tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]],
                 near: npt.NDArray[np.uint8], differs: npt.NDArray[np.uint8], stick_px: npt.NDArray[np.uint8],
-                s: float, cal: Calibration, marks: tuple[MarkModel, ...]) -> tuple[list[float], float, float]:
+                s: float, cal: Calibration, marks: tuple[MarkModel, ...]) -> tuple[list[float], float, float, float]:
     """How much more one end of the 배-up stick in ``rect`` (full-size coordinates) looks like
     each of the 빽도 ``marks`` than the other (the venue's mark, or its candidates), the
-    visible share of its less visible end, and the stick's lightness against the first
-    mark's stick at calibration.
+    visible share of its less visible end, the stick's lightness against the first mark's
+    stick at calibration, and, where the window read stops short of a stick's length, how
+    mark-like (the first mark) what lies past its ends is at most (0 if the window is long).
 
     The ends are read on the box's inner 94%, and further out, up to ``MARK_REACH`` of its
     length and no longer than a stick, where the stick's own body goes on (a box a little
@@ -741,7 +752,8 @@ def _read_marks(image: npt.NDArray[np.uint8], rect: F.Rect, across: float,
     window = slice(lo, hi)
     # a window longer than the stick has floor or another stick past a tip: trim it there
     trim = max(0.0, 1.0 - cal.stick_length / ((hi - lo) / box * rect.length)) + 0.04
-    shares = []
+    shares, beyond = [], 0.0
+    missing = int(round(longest - (hi - lo)))
     for mark in marks:
         # the mark as it looks on this body: what light correction left over tints both
         # alike, and a glossy stick's sheen fades both toward white alike (held-out dev seed
@@ -755,11 +767,17 @@ def _read_marks(image: npt.NDArray[np.uint8], rect: F.Rect, across: float,
                                  foreground=np.ascontiguousarray(differ[:, window]), max_trim=trim,
                                  mat=np.ascontiguousarray(mat[:, window]))
             share = max(share, abs(ends[0] - ends[1]))
+            if mark is marks[0] and missing > MARK_SHORT * longest:
+                like = F.mark_like(lab[int(h * 0.25):int(h * 0.75)], body, mark_lab) \
+                    & (differ[int(h * 0.25):int(h * 0.75)] > 0)
+                for cols in (slice(max(0, lo - missing), lo), slice(hi, min(n, hi + missing))):
+                    if cols.stop > cols.start:
+                        beyond = max(beyond, float(like[:, cols].mean()))
         shares.append(share)
     inside = valid[int(h * 0.25):int(h * 0.75), window]
     seen = min(float(inside[:, cols].mean()) for cols in F.end_slices(hi - lo))
     lightness = float(body[0]) / max(float(_mark_body(cal, marks[0])[0]), 1.0) if marks else 1.0
-    return shares, seen, lightness
+    return shares, seen, lightness, beyond
 
 
 def _between_edges(own: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8]:
