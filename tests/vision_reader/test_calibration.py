@@ -408,6 +408,27 @@ def test_a_null_mark_must_say_why(unmarked: Calibration, tmp_path: Path, problem
         Calibration.load(tmp_path / "venue.json")
 
 
+@pytest.mark.parametrize("in_shade", [True, False, "yes", 1])
+def test_a_mark_learned_in_shade_says_so_in_the_file(cal: Calibration, tmp_path: Path, in_shade: object) -> None:
+    """A mark learned only through shade (``MarkModel.in_shade``) keeps saying so once saved:
+    the reader looks past a short box's end for it. A file's flag must be true or false."""
+    assert cal.mark is not None and not cal.mark.in_shade
+    marked = dataclasses.replace(cal, mark=dataclasses.replace(cal.mark, in_shade=True))
+    marked.save(tmp_path / "venue.json")
+    data = json.loads((tmp_path / "venue.json").read_text(encoding="utf-8"))
+    assert data["mark"]["in_shade"] is True
+    data["mark"]["in_shade"] = in_shade
+    (tmp_path / "venue.json").write_text(json.dumps(data), encoding="utf-8")
+    if isinstance(in_shade, bool):
+        mark = Calibration.load(tmp_path / "venue.json").mark
+        assert mark is not None and mark.in_shade is in_shade
+    else:
+        with pytest.raises(CalibrationError, match="'in_shade' must be true or false"):
+            Calibration.load(tmp_path / "venue.json")
+    cal.save(tmp_path / "plain.json")  # a mark learned plainly writes no flag
+    assert "in_shade" not in json.loads((tmp_path / "plain.json").read_text(encoding="utf-8"))["mark"]
+
+
 def test_refuses_belly_and_back_swapped_for_the_same(triplet: tuple[np.ndarray, np.ndarray, np.ndarray]) -> None:
     empty, belly, _ = triplet
     with pytest.raises(CalibrationError, match="look too much alike"):
@@ -525,4 +546,4 @@ def test_a_belly_box_short_of_a_dark_mark_at_the_tip_grows_through_it() -> None:
     empty, belly, back = calibration_images(style, np.random.default_rng(34006 + 7))
     found = calibrate(empty, belly, back, mat_polygon=style.taps())
     assert found.mark is not None, found.mark_problem
-    assert found.mark.marked_fraction > 2 * max(found.mark.other_fraction, 0.05)
+    assert found.mark.marked_fraction > 2 * max(found.mark.other_fraction, 0.05) and found.mark.in_shade

@@ -309,9 +309,9 @@ def calibrate(empty: npt.NDArray[np.uint8], belly: npt.NDArray[np.uint8], back: 
         # what differs from the empty mat at all, shade included, the boxes may reach the
         # mark, or only a shadow past a tip (independent 33034: its candidates were lost so):
         # they are used only when they single the mark out
-        found = mark_of(through)
-        if found[0] is not None:
-            mark, mark_problem, candidates = found
+        found, why, _ = mark_of(through)
+        if found is not None:
+            mark, mark_problem, candidates = dataclasses.replace(found, in_shade=True), why, ()
     return Calibration(image_size=size, mat_polygon=tuple(polygon), work_size=work_size,
                        segment=params, stick_length=length, stick_width=width, narrowest=narrowest, faces=faces,
                        mark=mark, background=background, mat_doubt=doubt, mark_problem=mark_problem,

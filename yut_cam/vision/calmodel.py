@@ -54,6 +54,9 @@ class MarkModel:
     # the marked stick's body colour (Lab) beside the mark at calibration: the mark is read
     # relative to the body it is painted on (None in files written before it was kept)
     body_lab: tuple[float, float, float] | None = None
+    # learned only once the belly boxes were grown through shade: a dark mark at a tip that
+    # the segmentation takes for the stick's shadow, which a throw's box may stop short of too
+    in_shade: bool = False
 
     @property
     def faint(self) -> bool:
@@ -327,7 +330,8 @@ def _mark_dict(mark: MarkModel) -> dict[str, Any]:
             "marked_fraction": round(mark.marked_fraction, 4),
             "other_fraction": round(mark.other_fraction, 4),
             "threshold": round(mark.threshold, 4),
-            **({} if mark.body_lab is None else {"body_lab": [round(v, 2) for v in mark.body_lab]})}
+            **({} if mark.body_lab is None else {"body_lab": [round(v, 2) for v in mark.body_lab]}),
+            **({"in_shade": True} if mark.in_shade else {})}
 
 
 def _mark(obj: Any, where: str) -> MarkModel:
@@ -338,7 +342,10 @@ def _mark(obj: Any, where: str) -> MarkModel:
         other_fraction=_num(_field(obj, "other_fraction", where), "other_fraction", where),
         threshold=_num(_field(obj, "threshold", where), "threshold", where),
         body_lab=_lab(obj["body_lab"], "body_lab", where) if "body_lab" in obj else None,
+        in_shade=obj.get("in_shade", False),
     )
+    if not isinstance(model.in_shade, bool):
+        raise CalibrationError(f"{where}: 'in_shade' must be true or false, not {model.in_shade!r}")
     if model.threshold <= 0:
         raise CalibrationError(f"{where}: 'threshold' must be positive, got {model.threshold!r}")
     return model

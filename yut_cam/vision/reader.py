@@ -101,10 +101,13 @@ MARK_SPAN = 0.75
 # the 빽도 mark is read this share of a stick's length past either end of its box, where the
 # stick's own body goes on
 MARK_REACH = 0.1
-# a window the mark is read in that stops this share of a stick's length short of one, at an
+# at a venue whose mark looks like shade to the segmentation (``MarkModel.in_shade``), a
+# window the mark is read in that stops this share of a stick's length short of one, at an
 # end past which at least MARK_BEYOND of what follows (as far as the stick could reach) looks
 # like the mark, may have stopped at the mark itself: a dark glyph at a tip is neither the
-# body nor, to the segmentation, the stick (fresh independent venue 34006, 빽도 read 도 unasked)
+# body nor, to the segmentation, the stick (fresh independent venue 34006, 빽도 read 도
+# unasked). At other venues a tip's shadow on the mat looks so as often (independent dev
+# seed 33: 11 plain 도 throws asked, no 빽도 among them)
 MARK_SHORT = 0.05
 MARK_BEYOND = 0.25
 # a stick-like region of more than this many sticks' area holds more than sticks
@@ -767,7 +770,7 @@ def _read_marks(image: npt.NDArray[np.uint8], rect: F.Rect, across: float,
                                  foreground=np.ascontiguousarray(differ[:, window]), max_trim=trim,
                                  mat=np.ascontiguousarray(mat[:, window]))
             share = max(share, abs(ends[0] - ends[1]))
-            if mark is marks[0] and missing > MARK_SHORT * longest:
+            if mark.in_shade and mark is marks[0] and missing > MARK_SHORT * longest:
                 like = F.mark_like(lab[int(h * 0.25):int(h * 0.75)], body, mark_lab) \
                     & (differ[int(h * 0.25):int(h * 0.75)] > 0)
                 for cols in (slice(max(0, lo - missing), lo), slice(hi, min(n, hi + missing))):
