@@ -107,7 +107,7 @@ MARK_REACH = 0.1
 # like the mark, may have stopped at the mark itself: a dark glyph at a tip is neither the
 # body nor, to the segmentation, the stick (fresh independent venue 34006, 빽도 read 도
 # unasked). At other venues a tip's shadow on the mat looks so as often (independent dev
-# seed 33: 11 plain 도 throws asked, no 빽도 among them)
+# seed 33: 10 plain 도 throws asked, no 빽도 among them)
 MARK_SHORT = 0.05
 MARK_BEYOND = 0.25
 # a stick-like region of more than this many sticks' area holds more than sticks
