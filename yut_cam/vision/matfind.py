@@ -552,14 +552,31 @@ def _edge_step(lab: F32, outline: npt.NDArray[np.float64]) -> float:
     return least
 
 
+def _peaks(g: npt.NDArray[np.floating[Any]], least: float) -> npt.NDArray[np.intp]:
+    """Indices of the local maxima of a step profile ``g`` of at least ``least``."""
+    padded = np.concatenate([[0.0], g, [0.0]])
+    return np.nonzero((g >= least) & (g >= padded[:-2]) & (g >= padded[2:]))[0]
+
+
+def _stretches(lab: F32, outline: npt.NDArray[np.float64], offs: npt.NDArray[np.float64]
+               ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64], list[npt.NDArray[np.intp]], list[F32]]:
+    """Points along ``outline`` (``SNAP_PER_SIDE`` a side of a quad, or each side's middle of
+    an ellipse), their outward normals, their stretches of ``SNAP_GROUP`` points, and each
+    stretch's median colour profile ``offs`` px along the normal."""
+    samples = _side_samples(outline, 0.5 / SNAP_PER_SIDE, SNAP_PER_SIDE)
+    pts, nrm = (np.concatenate([x[k] for x in samples]) for k in (0, 1))
+    groups = np.array_split(np.arange(len(pts)), len(pts) // SNAP_GROUP)
+    profs = [np.asarray(np.median(_across(lab, pts[idx], nrm[idx], offs), axis=1), np.float32) for idx in groups]
+    return pts, nrm, groups, profs
+
+
 def _last_edge(prof: npt.NDArray[np.floating[Any]], offs: npt.NDArray[np.float64]) -> float | None:
     """Where (px along ``offs``, 0 on the outline) a colour profile across an outline has the
     mat's edge: its outermost clear step, when nothing beyond it changes (floor, flat up to
     and past the outline). None when the profile is not that clear."""
     g = np.linalg.norm(prof[2:] - prof[:-2], axis=1)  # g[i] is the step at offs[i + 1]
     at = offs[1:-1]
-    padded = np.concatenate([[0.0], g, [0.0]])
-    peaks = np.nonzero((g >= SNAP_STEP) & (g >= padded[:-2]) & (g >= padded[2:]))[0]
+    peaks = _peaks(g, SNAP_STEP)
     if len(peaks) == 0:
         return None
     k = int(peaks[-1])
@@ -582,13 +599,10 @@ def _snap(lab: F32, outline: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]
     size = float(np.sqrt(cv2.contourArea(outline.astype(np.float32).reshape(-1, 1, 2))))
     reach = max(8, int(round(SNAP_REACH * size)))
     offs = np.arange(-reach, reach + 1, dtype=np.float64)
-    samples = _side_samples(outline, 0.5 / SNAP_PER_SIDE, SNAP_PER_SIDE)
-    pts, nrm = (np.concatenate([x[k] for x in samples]) for k in (0, 1))
-    m = len(pts)
-    groups = np.array_split(np.arange(m), m // SNAP_GROUP)
+    pts, nrm, groups, profs = _stretches(lab, outline, offs)
     edge = np.full(len(groups), np.nan)
-    for q, idx in enumerate(groups):
-        found = _last_edge(np.median(_across(lab, pts[idx], nrm[idx], offs), axis=1), offs)
+    for q, prof in enumerate(profs):
+        found = _last_edge(prof, offs)
         edge[q] = np.nan if found is None else found
     if not (edge <= -SNAP_SPILL).any():
         return outline
@@ -655,10 +669,7 @@ def _off_edge(lab: F32, outline: npt.NDArray[np.float64]) -> tuple[float, float]
     reach = max(8, int(round(OFF_REACH * size)))
     offs = np.arange(-reach, reach + 1, dtype=np.float64)
     at = offs[1:-1]
-    samples = _side_samples(outline, 0.5 / SNAP_PER_SIDE, SNAP_PER_SIDE)
-    pts, nrm = (np.concatenate([x[k] for x in samples]) for k in (0, 1))
-    groups = np.array_split(np.arange(len(pts)), len(pts) // SNAP_GROUP)
-    profs = [np.median(_across(lab, pts[idx], nrm[idx], offs), axis=1) for idx in groups]
+    _, _, groups, profs = _stretches(lab, outline, offs)
     steps = np.stack([np.linalg.norm(p[2:] - p[:-2], axis=1) for p in profs])  # [q, i]: at at[i]
     inner = np.where(at[None, :] <= -4.0, steps, -1.0)
     band_at = np.where(inner.max(axis=1) >= SNAP_STEP, at[np.argmax(inner, axis=1)], np.nan)
@@ -667,8 +678,7 @@ def _off_edge(lab: F32, outline: npt.NDArray[np.float64]) -> tuple[float, float]
         on = float(g[np.abs(at) <= 3.0].max())
         if on >= OFF_ON:
             continue
-        padded = np.concatenate([[0.0], g, [0.0]])
-        peaks = np.nonzero((g >= max(SNAP_STEP, OFF_RATIO * on)) & (g >= padded[:-2]) & (g >= padded[2:]))[0]
+        peaks = _peaks(g, max(SNAP_STEP, OFF_RATIO * on))
         if len(peaks) == 0:
             continue
         near = float(at[peaks[np.argmin(np.abs(at[peaks]))]])
