@@ -529,3 +529,42 @@ def test_signed_distance_agrees_with_opencv(seed: int) -> None:
         deepest = max(cv2.pointPolygonTest(outline, (float(x), float(y)), True)
                       for x, y in ring + [(rect.cx, rect.cy)])
         assert depth_inside(rect, outline) == pytest.approx(deepest, abs=1e-3)
+
+
+# a box split from a blob of crossing sticks, fitted astride one stick's flank, comes back
+# onto it; one already on its stick, and sticks side by side, stay where they are
+CENTRE_CASES = {
+    # name: (sticks drawn, the boxes as split, the boxes after)
+    "cross, the under stick's box 3 px off": (
+        [F.Rect(60, 40, 50, 10, 0.0), F.Rect(75, 40, 50, 10, 90.0)],
+        [F.Rect(60, 37, 50, 10, 0.0), F.Rect(75, 40, 50, 10, 90.0)],
+        [F.Rect(60, 40, 50, 10, 0.0), F.Rect(75, 40, 50, 10, 90.0)]),
+    "cross turned, both boxes off": (
+        [F.Rect(70, 60, 50, 10, 30.0), F.Rect(80, 60, 50, 10, 110.0)],
+        [F.Rect(70 - 2.5 * math.sin(math.radians(30)), 60 + 2.5 * math.cos(math.radians(30)), 50, 10, 30.0),
+         F.Rect(80 + 2.0 * math.sin(math.radians(110)), 60 - 2.0 * math.cos(math.radians(110)), 50, 10, 110.0)],
+        [F.Rect(70, 60, 50, 10, 30.0), F.Rect(80, 60, 50, 10, 110.0)]),
+    "side by side, on their sticks": (
+        [F.Rect(60, 40, 50, 10, 5.0), F.Rect(59, 50.5, 50, 10, 5.0)],
+        [F.Rect(60, 40, 50, 10, 5.0), F.Rect(59, 50.5, 50, 10, 5.0)],
+        [F.Rect(60, 40, 50, 10, 5.0), F.Rect(59, 50.5, 50, 10, 5.0)]),
+}
+
+
+@pytest.mark.parametrize("case", sorted(CENTRE_CASES))
+def test_centre_across_moves_a_box_onto_its_stick(case: str) -> None:
+    sticks, split, want = CENTRE_CASES[case]
+    mask = np.zeros((110, 150), np.uint8)
+    for r in sticks:
+        mask |= F.rect_mask(mask.shape, r)
+    out = F.centre_across(mask, split, 10.0)
+    assert match_all(out, want, pos=0.8), (out, want)
+    assert [(r.length, r.width, r.angle) for r in out] == [(r.length, r.width, r.angle) for r in split]
+
+
+def test_centre_across_leaves_a_box_it_cannot_place() -> None:
+    # two sticks on one place: no pixel is one box's own
+    r = F.Rect(60, 40, 50, 10, 0.0)
+    mask = F.rect_mask((90, 130), r)
+    split = [r._replace(cy=38.0), r._replace(cy=42.0)]
+    assert F.centre_across(mask, split, 10.0) == split

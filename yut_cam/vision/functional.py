@@ -22,6 +22,7 @@ from yut_cam.vision.matfind import find_mat as find_mat
 from yut_cam.vision.matfind import locate_mat as locate_mat
 from yut_cam.vision.matfind import tapped_outline as tapped_outline
 from yut_cam.vision.stickfit import Rect as Rect
+from yut_cam.vision.stickfit import centre_across as centre_across
 from yut_cam.vision.stickfit import depth_inside as depth_inside
 from yut_cam.vision.stickfit import fit_rectangles as fit_rectangles
 from yut_cam.vision.stickfit import grow_along as grow_along

@@ -206,6 +206,7 @@ def _find(mask: npt.NDArray[np.uint8], lab: F.F32, diffs: tuple[F.F32, F.F32], c
         rects, explained = F.fit_rectangles(b.mask, k, length, width)
         bh, bw = b.mask.shape
         rects = F.split_by_colour(lab[b.y:b.y + bh, b.x:b.x + bw], b.mask, rects, length, width)
+        rects = F.centre_across(b.mask, rects, width)
         if explained < 0.88 or ratio - k > 0.45 or ratio < k - 0.75:
             reasons.append(f"{k} sticks merged beyond clean separation "
                            f"({explained:.0%} of the region explained, {ratio:.1f} sticks of area)")
