@@ -126,3 +126,16 @@ def test_a_shadow_along_a_pale_flat_stick_is_asked_about() -> None:
         assert any(why in r for r in rec["reasons"] for why in ("a dark band along one side", "face unsure",
                                                                  "two halves read as different faces")), (t, rec)
     assert any("a dark band along one side" in r for r in records[13]["reasons"]), records[13]["reasons"]
+
+
+def test_a_black_stick_of_the_mats_colour_is_not_left_out_unasked() -> None:
+    """Held-out venue 33534, throw 12 (걸): a charred 등 stick lies black on a pink mat. Brightness
+    divided out it keeps the mat's colour, so of five stick-like regions (a stick at the mat's
+    edge with its shadow split in two) it was the one left out as the rim of a shade, and the
+    throw read 윷 unasked. It has a stick's own outline and is darker than any shadow there: the
+    referee is asked."""
+    from bench.held_out_scenes import run_style
+
+    rec = run_style((33534, 13, None, True))[12]
+    assert rec["truth"] == "걸" and rec["flagged"], rec
+    assert any("stick-like regions, expected 4" in r for r in rec["reasons"]), rec["reasons"]

