@@ -312,9 +312,9 @@ def _black_stick(found: _Found, mask: npt.NDArray[np.uint8], d_lum: F.F32, cal: 
     """Whether ``found`` (a region of the mat's colour, brightness divided out) may be a black
     stick all the same: a region of its own with a stick's length and width (within
     STICK_SHAPED of the calibrated stick's) clearly darker than any shadow at this venue (the
-    median of its pixels BLACK_MARGIN below the shadow test's darkest). What shade leaves is shadow-dark at most, and
-    light spilt beside a shade's rim is lighter than the mat (held-out 1534: two such regions
-    with a stick's outline)."""
+    median of its pixels BLACK_MARGIN below the shadow test's darkest). What shade leaves is
+    shadow-dark at most, and light spilt beside a shade's rim is lighter than the mat
+    (held-out 1534: two such regions with a stick's outline)."""
     r, (lo, hi) = found.rect, STICK_SHAPED
     if found.merged or found.partial or not (lo <= r.length / length <= hi and lo <= r.width / width <= hi):
         return False
