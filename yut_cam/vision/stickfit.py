@@ -7,7 +7,7 @@ Pure functions on arrays (see :mod:`yut_cam.vision.functional`, which re-exports
 from __future__ import annotations
 
 import math
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import cv2
 import numpy as np
@@ -294,7 +294,7 @@ def _placements(weights: F32, length: float, width: float, angle_step: float,
     coarse = sorted((at(a) for a in np.arange(0.0, 180.0, angle_step)), key=lambda t: -t[0])
     chosen: list[tuple[float, Rect]] = []
     for val, r in coarse:
-        if all(abs((r.angle - c.angle + 90.0) % 180.0 - 90.0) >= 10.0 for _, c in chosen):
+        if all(_turn(r.angle, c.angle) >= 10.0 for _, c in chosen):
             chosen.append((val, r))
         if len(chosen) == top:
             break
@@ -355,7 +355,7 @@ def _refine(fg: npt.NDArray[np.bool_], rects: list[Rect], length: float,
         ys, xs = np.nonzero(own)
         if len(xs) >= 0.6 * length * width:
             fit = rect_from_min_area(np.stack([xs, ys], axis=1).astype(np.float32))
-            d_ang = abs((fit.angle - r.angle + 90.0) % 180.0 - 90.0)
+            d_ang = _turn(fit.angle, r.angle)
             if (d_ang < 6.0 and abs(fit.length - length) < 0.2 * length
                     and abs(fit.width - width) < 0.3 * width):
                 out.append(fit)
@@ -376,14 +376,19 @@ def _segment_distance(xs: npt.NDArray[np.float64], ys: npt.NDArray[np.float64], 
     return out
 
 
+def _in_frame(xs: npt.NDArray[Any], ys: npt.NDArray[Any], r: Rect
+              ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+    """Points' coordinates in ``r``'s frame: along its long axis and across it, from its centre."""
+    t = math.radians(r.angle)
+    dx, dy = xs - r.cx, ys - r.cy
+    return dx * math.cos(t) + dy * math.sin(t), -dx * math.sin(t) + dy * math.cos(t)
+
+
 def _rect_cost(xs: npt.NDArray[np.float64], ys: npt.NDArray[np.float64], r: Rect,
                length: float, width: float) -> npt.NDArray[np.float64]:
     """How badly points fit a stick-sized rectangle at ``r``: distance outside it (heavily)
     plus the distance from its centre line in half-widths (to share overlaps)."""
-    t = math.radians(r.angle)
-    dx, dy = xs - r.cx, ys - r.cy
-    along = np.abs(dx * math.cos(t) + dy * math.sin(t))
-    across = np.abs(-dx * math.sin(t) + dy * math.cos(t))
+    along, across = (np.abs(v) for v in _in_frame(xs, ys, r))
     outside = np.hypot(np.maximum(along - length / 2, 0.0), np.maximum(across - width / 2, 0.0))
     out: npt.NDArray[np.float64] = 4.0 * outside + across / (width / 2)
     return out
@@ -413,9 +418,7 @@ def _slide_along(r: Rect, xs: npt.NDArray[np.intp], ys: npt.NDArray[np.intp],
     """Centre ``r`` along its axis on the blob pixels lying in its central strip (and not
     on another stick's centre line)."""
     t = math.radians(r.angle)
-    dx, dy = xs - r.cx, ys - r.cy
-    along = dx * math.cos(t) + dy * math.sin(t)
-    across = -dx * math.sin(t) + dy * math.cos(t)
+    along, across = _in_frame(xs, ys, r)
     sel = (np.abs(across) < 0.3 * width) & (np.abs(along) < 0.75 * length)
     for o in others:
         sel &= _segment_distance(xs.astype(np.float64), ys.astype(np.float64), o) > 0.5 * width + 1.0
@@ -477,14 +480,12 @@ def centre_across(mask: U8, rects: list[Rect], width: float) -> list[Rect]:
     lines = [_segment_distance(px, py, r) for r in rects]
     out = []
     for i, r in enumerate(rects):
-        crossed = [abs((o.angle - r.angle + 90.0) % 180.0 - 90.0) > 30.0 for o in rects]
+        crossed = [_turn(o.angle, r.angle) > 30.0 for o in rects]
         if not any(c for j, c in enumerate(crossed) if j != i):
             out.append(r)
             continue
         t = math.radians(r.angle)
-        dx, dy = px - r.cx, py - r.cy
-        along = dx * math.cos(t) + dy * math.sin(t)
-        across = -dx * math.sin(t) + dy * math.cos(t)
+        along, across = _in_frame(px, py, r)
         sel = (np.abs(along) < 0.45 * r.length) & (np.abs(across) < width)
         for j in range(len(rects)):
             if j != i:
