@@ -140,6 +140,8 @@ def test_calibrate_from_the_console(open_page: Callable[..., Any], rig: tuple[Li
     page = console(open_page, server, match_id)
     page.wait_for_selector("#btn-cal.attention")  # the camera needs a calibration
     assert "보정 파일 문제" in (page.locator("#btn-cal").get_attribute("title") or "")
+    # a camera that cannot read yet: the console says so, not that there is no camera
+    assert page.inner_text("#r-note").startswith("카메라가 읽지 못하는 중")
     page.click("#btn-cal")
     page.wait_for_selector("#dlg-cal[open]")
     assert page.locator("#cal-now").inner_text() == "아직 보정하지 않았습니다"
@@ -189,6 +191,7 @@ def test_calibrate_from_the_console(open_page: Callable[..., Any], rig: tuple[Li
     page.click("#cal-close")
     assert page.locator("#dlg-cal[open]").count() == 0
     page.wait_for_selector("#btn-cal:not(.attention)[title='카메라: 카메라 정상']")
+    assert page.inner_text("#r-note").startswith("카메라가 던지기를 지켜봅니다")
     assert js_errors(page) == []
     assert re.search(r"/referee", page.url)
 

@@ -164,6 +164,8 @@ def test_reading_in_the_move_phase_waits_for_the_moves(
     server = live_server_module
     match_id = server.create_match()
     ref = console(open_page, server, match_id)
+    # no camera on this server: the console says so while it waits for the throw
+    ref.wait_for_function("document.getElementById('r-note').textContent.startsWith('카메라 없이')")
     server.inject_reading(match_id, result="개", confidence=0.95)
     ref.wait_for_selector("#r-confirm:not([hidden])").click()
     ref.wait_for_function("[...document.querySelectorAll('#pending .chip')].map(c => c.textContent).join() === '개'")

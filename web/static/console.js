@@ -215,13 +215,20 @@ function renderReading() {
     confirm.hidden = true;
     $("r-why").hidden = true;
     $("r-dismiss").hidden = true;
-    $("r-note").textContent = canThrow ? "카메라 없이: 던진 결과를 한 번 누르세요" : "지금은 던질 차례가 아닙니다";
+    $("r-note").textContent = canThrow ? waitingNote(state.camera) : "지금은 던질 차례가 아닙니다";
   }
   document.querySelectorAll("#results .result").forEach((b) => {
     b.disabled = !canThrow;
     b.classList.toggle("camera-says", !!reading && b.dataset.result === reading.result);
     b.classList.toggle("camera-maybe", readingAlternatives(reading).includes(b.dataset.result));
   });
+}
+
+// what the console waits for between readings: the camera's next reading, or the referee's tap
+function waitingNote(cam) {
+  if (!cam) return "카메라 없이: 던진 결과를 한 번 누르세요";
+  if (!cam.ok) return "카메라가 읽지 못하는 중 (카메라 보정 단추를 보세요): 던진 결과를 한 번 누르세요";
+  return "카메라가 던지기를 지켜봅니다: 윷이 멈추면 판독이 여기 나옵니다 (바로 누를 수도 있습니다)";
 }
 
 function legal() { return state.status === "finished" ? [] : (state.legal_moves || []); }
