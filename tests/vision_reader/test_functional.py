@@ -64,6 +64,29 @@ def test_fit_rectangles_splits_touching_sticks(case: str) -> None:
     assert match_all(found, truth), (found, truth)
 
 
+@pytest.mark.parametrize("seed", range(12))
+def test_a_placement_searched_within_bounds_is_the_one_searched_everywhere(seed: int) -> None:
+    """Once a stick is placed, the next is sought on weights that are nowhere higher, and
+    angles whose best score before falls short of the best found now are not looked at: the
+    placement must be the very one a search of every angle gives."""
+    from yut_cam.vision import stickfit
+
+    rng = np.random.default_rng(seed)
+    mask = np.zeros((110, 170), np.uint8)
+    for _ in range(int(rng.integers(2, 5))):
+        mask |= F.rect_mask(mask.shape, F.Rect(float(rng.uniform(50, 120)), float(rng.uniform(35, 75)), 50.0, 10.0,
+                                               float(rng.uniform(0, 180))))
+    weights = np.where(mask > 0, 1.0, -0.7).astype(np.float32)
+    (first,), most = stickfit._placements(weights, 50.0, 10.0, 4.0, top=1)
+    bound = most
+    for _ in range(3):  # the pixels of the stick placed count for less, as fit_rectangles does
+        weights[(F.rect_mask(mask.shape, first) > 0) & (mask > 0)] = 0.3
+        everywhere, _ = stickfit._placements(weights, 50.0, 10.0, 4.0, top=1)
+        within, bound = stickfit._placements(weights, 50.0, 10.0, 4.0, top=1, bound=bound)
+        assert within == everywhere
+        first = within[0]
+
+
 def test_fit_rectangles_single_stick_is_its_outline() -> None:
     r = F.Rect(50.0, 30.0, 48.0, 9.0, 65.0)
     mask = F.rect_mask((64, 100), r)

@@ -111,15 +111,17 @@ def fit_rectangles(mask: U8, k: int, length: float, width: float,
     fg = m > 0
     h, w = m.shape
     base = np.where(fg, 1.0, -0.7).astype(np.float32)
-    starts = _placements(base, length, width, angle_step, top=3 if k >= 2 else 1)
+    starts, most = _placements(base, length, width, angle_step, top=3 if k >= 2 else 1)
     candidates: list[list[Rect]] = []
     for first in starts:
         weights = base.copy()
-        rects = [first]
+        rects, bound = [first], most
         for _ in range(k - 1):
             inside = rect_mask((h, w), rects[-1]) > 0
             weights[inside & fg] = np.minimum(weights[inside & fg], 0.3)
-            rects.append(_placements(weights, length, width, angle_step, top=1)[0])
+            # explained pixels only lose weight: no placement scores more than it did before
+            placed, bound = _placements(weights, length, width, angle_step, top=1, bound=bound)
+            rects.append(placed[0])
         candidates.append(rects)
     if k >= 2:
         candidates += _strips(fg, k, length, width)
@@ -273,9 +275,20 @@ def _span(profile: npt.NDArray[np.float64], lo: int, hi: int) -> tuple[int, int]
     return lo + first, lo + last
 
 
-def _placements(weights: F32, length: float, width: float, angle_step: float,
-                top: int) -> list[Rect]:
-    """The ``top`` best stick placements on ``weights`` (at angles at least 10° apart)."""
+# a placement's score (box filter sums of float32 weights) may come out this much higher on
+# weights that are nowhere higher: running sums round differently
+BOUND_SLACK = 1e-3
+
+
+def _placements(weights: F32, length: float, width: float, angle_step: float, top: int,
+                bound: list[float] | None = None) -> tuple[list[Rect], list[float]]:
+    """The ``top`` best stick placements on ``weights`` (at angles at least 10° apart), and the
+    best score at each coarse angle (``angle_step`` apart from 0°).
+
+    ``bound`` (with ``top`` 1): those best scores on weights nowhere smaller than these. No
+    angle can score more here than there, so an angle whose bound falls short of the best
+    score found is not looked at (the placement is the same as with every angle looked at;
+    the scores returned for those angles are their bounds)."""
     h, w = weights.shape
     centre = (w / 2.0, h / 2.0)
     box_l = max(3, int(round(length * 0.88)))
@@ -291,7 +304,19 @@ def _placements(weights: F32, length: float, width: float, angle_step: float,
         # box lying along x in the rotated mask is a stick at angle a in the original.
         return float(val), Rect(float(px[0]), float(px[1]), length, width, float(ang) % 180.0)
 
-    coarse = sorted((at(a) for a in np.arange(0.0, 180.0, angle_step)), key=lambda t: -t[0])
+    angles = np.arange(0.0, 180.0, angle_step)
+    if bound is None:
+        looked = {i: at(a) for i, a in enumerate(angles)}
+    else:
+        assert top == 1 and len(bound) == len(angles)
+        looked, best = {}, -math.inf
+        for i in sorted(range(len(angles)), key=lambda i: -bound[i]):
+            if bound[i] < best - BOUND_SLACK:
+                break
+            looked[i] = at(angles[i])
+            best = max(best, looked[i][0])
+    # in angle order, so that of equal scores the first angle wins whichever were looked at
+    coarse = sorted((looked[i] for i in sorted(looked)), key=lambda t: -t[0])
     chosen: list[tuple[float, Rect]] = []
     for val, r in coarse:
         if all(_turn(r.angle, c.angle) >= 10.0 for _, c in chosen):
@@ -302,7 +327,9 @@ def _placements(weights: F32, length: float, width: float, angle_step: float,
     for _, r in chosen:
         fine = [at(r.angle + d) for d in np.arange(-angle_step / 2, angle_step / 2 + 0.1, 1.0)]
         out.append(max(fine, key=lambda t: t[0])[1])
-    return out
+    scores = [looked[i][0] if i in looked else bound[i] for i in range(len(angles))] if bound is not None \
+        else [looked[i][0] for i in range(len(angles))]
+    return out, scores
 
 
 def _strips(fg: npt.NDArray[np.bool_], k: int, length: float, width: float) -> list[list[Rect]]:
