@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import multiprocessing as mp
 import os
 import statistics
@@ -69,7 +70,9 @@ def _calibrate(style: Any, size: tuple[int, int]) -> Any:
     return calibrate(cal.empty, cal.belly, cal.back, mat_polygon=list(cal.mat_polygon))
 
 
-def bench_read(seed: int, n: int = 30) -> tuple[list[str], float | None]:
+def bench_read(seed: int, n: int = 30, repeat: int = 1) -> tuple[list[str], float | None]:
+    """Read latency over ``n`` generated throws; with ``repeat``, each throw's fastest of that
+    many reads (a shared host's other work slows single reads at random)."""
     try:
         from yut_cam.vision.reader import read_image
     except ImportError as exc:
@@ -89,14 +92,18 @@ def bench_read(seed: int, n: int = 30) -> tuple[list[str], float | None]:
         imgs = [render_throw(style, rng, SIZE)[0] for _ in range(10)]
         read_image(imgs[0], cal)  # warm up
         for img in imgs:
-            t = time.perf_counter()
-            read_image(img, cal)
-            times.append(time.perf_counter() - t)
+            best = math.inf
+            for _ in range(repeat):
+                t = time.perf_counter()
+                read_image(img, cal)
+                best = min(best, time.perf_counter() - t)
+            times.append(best)
     if not times:
         return ["(b) read latency                  n/a (no style calibrated)"], None
     med = statistics.median(times)
     return [f"(b) read latency 1280x720          median {med * 1e3:.1f} ms   p95 {_pct(times, 95) * 1e3:.1f} ms"
-            f"   max {max(times) * 1e3:.1f} ms   ({len(times)} reads; target <= 40 ms)"], med
+            f"   max {max(times) * 1e3:.1f} ms   ({len(times)} reads"
+            f"{f', fastest of {repeat} each' if repeat > 1 else ''}; target <= 40 ms)"], med
 
 
 def _settle_one(args: tuple[int, int]) -> dict[str, Any]:
@@ -265,6 +272,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--clips", type=int, default=50, help="clips for the settle delay (default 50)")
     p.add_argument("--workers", type=int, default=min(2, os.cpu_count() or 1))
     p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--repeat", type=int, default=1, help="(b): time each throw this many times, keep the fastest")
     p.add_argument("--only", default="abcd", help="which parts to run, e.g. 'ac'")
     p.add_argument("--dump", default=None, help="write unflagged wrong throws (image + JSON) here")
     p.add_argument("--match", type=int, default=1,
@@ -277,7 +285,7 @@ def main(argv: list[str] | None = None) -> int:
     if "a" in a.only:
         lines += bench_motion(a.seed)
     if "b" in a.only:
-        out, read_s = bench_read(a.seed)
+        out, read_s = bench_read(a.seed, repeat=a.repeat)
         lines += out
     if "c" in a.only:
         lines += bench_settle(a.seed, a.clips, a.workers, read_s)
