@@ -6,7 +6,9 @@ the empty mat (background), the size of a stick, how the flat (배) and round (�
 look, and how the 빽도 mark looks (the one belly-up stick that differs at one end; when no
 stick does clearly, the calibration carries no mark and says why). The sticks may lie apart
 or side by side in a row with a little gap between them, as a referee lays them (a row is
-cut into its sticks at the seams; four pressed together are refused). The result,
+cut into its sticks at the seams; four pressed together are refused). Sticks that differ
+little from the mat are looked for again at lower thresholds before the pictures are
+refused, and the venue keeps the thresholds that showed them. The result,
 :class:`Calibration`, and its file are :mod:`yut_cam.vision.calmodel`.
 """
 
