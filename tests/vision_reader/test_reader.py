@@ -366,11 +366,45 @@ def test_other_aspect_is_refused(cal: Calibration) -> None:
         (np.zeros((720, 1280, 3), np.float64), "8-bit"),
         (np.zeros((720, 1280, 5), np.uint8), "colour image"),
         (np.full((720, 1280, 3), 128, np.uint8), "blank"),
+        (np.full((720, 1280, 3), (0, 0, 200), np.uint8), "blank"),  # a flat colour, not grey
     ],
 )
 def test_bad_images(cal: Calibration, image: np.ndarray, message: str) -> None:
     with pytest.raises(ImageError, match=message):
         read_image(image, cal)
+
+
+def _camera_glitch(kind: str) -> np.ndarray:
+    rng = np.random.default_rng(3)
+    if kind == "noise":  # a frame of a failing sensor
+        return (rng.random((720, 1280, 3)) * 255).astype(np.uint8)
+    ramp = np.tile(np.linspace(0, 255, 1280), (720, 1)).astype(np.uint8)  # a lens cap lit from one side
+    return np.dstack([ramp, ramp // 2, ramp])
+
+
+@pytest.mark.parametrize("kind", ["noise", "ramp"])
+def test_a_picture_unlike_the_mat_is_refused_saying_why(cal: Calibration, kind: str) -> None:
+    """A frame that differs from the empty mat nearly everywhere shows no throw: the camera
+    moved, or something covers it. It is refused with a reason the referee can act on (it
+    used to be read as one region of hundreds of sticks, for minutes)."""
+    with pytest.raises(ImageError, match="of the mat differs from the empty mat: has the camera moved"):
+        read_image(_camera_glitch(kind), cal)
+
+
+def test_a_region_is_never_split_into_more_sticks_than_were_thrown(cal: Calibration) -> None:
+    """A region of twenty sticks' area (a bag dropped on the mat) is given four sticks at
+    most: fitting twenty would take minutes, and only four were thrown."""
+    from yut_cam.vision import functional as F
+    from yut_cam.vision.reader import _count
+
+    s = cal.work_scale
+    length, width = cal.stick_length * s, cal.stick_width * s
+    mask = np.zeros(cal.mat_mask.shape, np.uint8)
+    side = int(math.sqrt(20 * length * width))
+    mask[100:100 + side, 200:200 + side] = 255
+    (blob,) = F.blobs(mask, min_area=1)
+    _, k, more = _count(blob, length, width, cal.mat_mask)
+    assert k == 4 and more > 10  # and it looks like far more than that: the throw is asked about
 
 
 def test_annotate_draws_without_changing_the_input(cal: Calibration) -> None:

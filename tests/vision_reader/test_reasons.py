@@ -44,7 +44,10 @@ CASES = [
      "붙은 윷 2개를 나눈 칸 두 개가 한 자리에 겹칩니다"),
     ("only 3 stick(s) found", "윷을 3개만 찾았습니다"),
     ("6 stick-like regions, expected 4 (kept the 4 likeliest)", "윷 같은 것이 6개 보입니다"),
-    ("reader error: image is blank (one flat colour, mean 0)", "판독 오류: image is blank"),
+    ("reader error: image is blank (one flat colour, mean 0)", "판독 오류: 사진이 한 가지 색뿐입니다"),
+    ("reader error: 97% of the mat differs from the empty mat: has the camera moved, or is something over the mat?"
+     " (if the camera moved, calibrate again)", "판독 오류: 멍석의 97%가 빈 멍석 사진과 다릅니다: 카메라가 움직였거나"),
+    ("reader error: image is 640x480 but the calibration is for 1280x720", "판독 오류: image is 640x480"),
     ("the 빽도 mark shows faintly (12% of its end): a throw read 빽도 will be handed to the referee as 도 or 빽도;"
      " retake the 배 picture with the mark in plain view (or mark the stick more boldly) to read 빽도 by itself",
      "빽도 표시가 흐리게 보입니다 (끝의 12%): 빽도로 읽은 던지기는 심판이"),

@@ -49,6 +49,10 @@ _KOREAN: tuple[tuple[re.Pattern[str], str], ...] = tuple((re.compile(p), k) for 
     (r"^only (\d+) stick\(s\) found", r"윷을 \1개만 찾았습니다"),
     (r"^(\d+) stick-like regions, expected 4",
      r"윷 같은 것이 \1개 보입니다 (가장 윷다운 4개로 읽음): 그림자나 물건이 멍석 위에 있는지 보세요"),
+    (r"^reader error: (\d+%) of the mat differs from the empty mat",
+     r"판독 오류: 멍석의 \1가 빈 멍석 사진과 다릅니다: 카메라가 움직였거나 무엇이 멍석을 가렸는지 보세요"
+     " (카메라가 움직였으면 다시 보정하세요)"),
+    (r"^reader error: image is blank", "판독 오류: 사진이 한 가지 색뿐입니다: 카메라 렌즈나 연결을 보세요"),
     (r"^reader error: (.*)$", r"판독 오류: \1"),
     # what a calibration that worked cannot read (Calibration.warnings)
     (r"^the 빽도 mark is no longer read", "심판이 카메라의 확실한 도/빽도 판독을 고쳤으므로 이 장소에서는 빽도 표시를 더 읽지"
