@@ -327,8 +327,9 @@ def _placements(weights: F32, length: float, width: float, angle_step: float, to
     for _, r in chosen:
         fine = [at(r.angle + d) for d in np.arange(-angle_step / 2, angle_step / 2 + 0.1, 1.0)]
         out.append(max(fine, key=lambda t: t[0])[1])
-    scores = [looked[i][0] if i in looked else bound[i] for i in range(len(angles))] if bound is not None \
-        else [looked[i][0] for i in range(len(angles))]
+    scores = list(bound) if bound is not None else [0.0] * len(angles)  # each overwritten if looked at
+    for i, (val, _) in looked.items():
+        scores[i] = val
     return out, scores
 
 
