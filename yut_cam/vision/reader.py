@@ -121,6 +121,10 @@ HUGE_REGION = 6.0
 # throw: the camera moved or something covers the mat (throws on the benches: at most 2.3%
 # in-package, 2.3% on independent venues, 7.2% on held-out ones with a bystander's shade)
 UNLIKE_MAT = 0.35
+# a region is split into at most this many stick-sized pieces: a bystander's shade over the
+# mat's rim of 7.9 sticks' area is told from the sticks piece by piece (held-out 1527/11: cut
+# into four, its 낙 read 개 and asked), a frame of noise would be cut into hundreds
+MOST_PIECES = 12
 # a stick seen only in part is followed where it differs from the empty mat by this share of
 # the segmentation's thresholds (stickfit.grow_along)
 FAINT = 0.5
@@ -286,10 +290,10 @@ def _count(b: F.Blob, length: float, width: float, on_mat: npt.NDArray[np.uint8]
     # (in-package seed 5: four 낙 throws asked about for a fifth region, a stick on the floor
     # split from its shadow)
     off = not _touches(b, on_mat)
-    # (and never more than the four sticks thrown: a region of far more is something else, and
-    # fitting that many sticks into it would take minutes)
+    # (and never more than MOST_PIECES: a region of far more is something else, and fitting
+    # that many sticks into it took minutes)
     k = 1 if single.length < 1.3 * length and single.width < (OFF_MAT_OUTLINE if off else 1.7) * width \
-        else min(4, max(2, int(round(ratio))))
+        else min(MOST_PIECES, max(2, int(round(ratio))))
     # how much more than k sticks the region looks: by area, and by its outline
     return single, k, max(ratio - k, single.width / width - 1.0 - 0.35 if k == 1 else 0.0,
                           single.length / length - 1.0 - 0.25 if k == 1 else 0.0)
