@@ -564,3 +564,19 @@ def test_held_out_venue_34507_sticks_near_the_mats_colour_are_found_under_lower_
     monkeypatch.setattr(C, "FAINT_STEPS", (1.0,))
     with pytest.raises(CalibrationError, match=r"back image: found 2 stick\(s\)"):
         calibrate(empty, belly, back)
+
+
+def test_held_out_venue_1539_pale_sticks_on_straw_show_at_half_the_thresholds(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Held-out dev venue 1539: pale natural sticks on a straw mat under lamps. At 0.6 of the
+    thresholds the 등 picture still showed no stick; at half of them all four show, whole,
+    and the venue's first throw (걸) is read right without a question."""
+    from bench.held_out_scenes import Style as HeldOut, calibration_images, run_style
+
+    empty, belly, back, _, _ = calibration_images(HeldOut(1539), np.random.default_rng(1539 + 11))
+    found = calibrate(empty, belly, back)
+    assert 55 < found.stick_length < 65 and 12 < found.stick_width < 19  # whole sticks (59 x 15 px)
+    [first] = run_style((1539, 1, None, False))
+    assert (first["truth"], first["read"], first["flagged"]) == ("걸", "걸", False)
+    monkeypatch.setattr(C, "FAINT_STEPS", (1.0, 0.85, 0.7, 0.6))
+    with pytest.raises(CalibrationError, match=r"back image: found 0 stick\(s\)"):
+        calibrate(empty, belly, back)
