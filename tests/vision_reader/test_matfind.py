@@ -208,21 +208,37 @@ def test_stick_just_off_the_mat_is_never_a_silent_playable_result(seed: int, off
     assert reading.result == "낙" or reading.needs_referee, reading.to_dict()
 
 
-# a 12 px stick, an outline trusted to 4 px either way: a box may reach 6 px past the stick
-# (half a width) but stop short of it by only 2.4 px when the stick is seen whole
+# a 12 px stick, an outline the reader found, trusted to 4 px either way: a box may reach
+# 6 px past the stick (half a width); outside, a border band like the floor may go on past
+# the outline, so a stick is surely off only 6 px (half a width) beyond the outline's doubt
 @pytest.mark.parametrize("depth, reach, off, asks", [
     (30.0, 30.0, False, ""),  # well inside
     (9.0, 9.0, False, "at the mat's edge (9 px inside"),  # the box may be 6 px too deep, the outline 4
     (10.5, 10.5, False, ""),
     (0.0, 0.0, False, "at the mat's edge (0 px inside"),
     (-3.0, -3.0, False, "just off the mat (3 px from"),
-    (-6.0, -6.0, False, "just off the mat (6 px from"),
-    (-7.0, -7.0, True, ""),  # a whole stick's box is not 7 px short of it: 낙 without asking
-    (-7.0, -2.0, False, "just off the mat (7 px from"),  # seen in part: its hidden end may touch
+    (-9.5, -9.5, False, "just off the mat (10 px from"),  # on a band the outline left out?
+    (-10.5, -10.5, True, ""),
+    (-10.5, -2.0, False, "just off the mat (10 px from"),  # seen in part: its hidden end may touch
     (-40.0, -20.0, True, ""),
 ])
 def test_edge_call(depth: float, reach: float, off: bool, asks: str) -> None:
     surely_off, doubt = edge_call(depth, reach, 12.0, (4.0, 4.0))
+    assert surely_off is off
+    assert doubt.startswith(asks) and bool(doubt) == bool(asks), doubt
+
+
+# the same stick at an outline the referee tapped (taken as exact): a whole stick's box is
+# not more than a fifth of a width (2.4 px) short of it
+@pytest.mark.parametrize("depth, reach, off, asks", [
+    (5.0, 5.0, False, "at the mat's edge (5 px inside"),
+    (6.5, 6.5, False, ""),
+    (-2.0, -2.0, False, "just off the mat (2 px from"),
+    (-3.0, -3.0, True, ""),
+    (-3.0, -1.0, False, "just off the mat (3 px from"),
+])
+def test_edge_call_at_a_tapped_outline(depth: float, reach: float, off: bool, asks: str) -> None:
+    surely_off, doubt = edge_call(depth, reach, 12.0, (0.0, 0.0))
     assert surely_off is off
     assert doubt.startswith(asks) and bool(doubt) == bool(asks), doubt
 
