@@ -442,6 +442,50 @@ def test_refuses_images_of_different_sizes(triplet: tuple[np.ndarray, np.ndarray
         calibrate(empty, belly, small)
 
 
+def _noise(img: np.ndarray) -> np.ndarray:
+    return np.random.default_rng(0).integers(0, 256, img.shape, dtype=np.uint8)
+
+
+def _ramp(img: np.ndarray) -> np.ndarray:
+    return np.tile(np.linspace(0, 255, img.shape[1]).astype(np.uint8)[None, :, None], (img.shape[0], 1, 3))
+
+
+def _half_dark(img: np.ndarray) -> np.ndarray:
+    out = img.copy()
+    out[:, : img.shape[1] // 2] //= 3
+    return out
+
+
+@pytest.mark.parametrize("which", ["belly", "back"])
+@pytest.mark.parametrize("spoil, says", [
+    (_noise, "of the mat differs from the empty picture"),
+    (_ramp, "of the mat differs from the empty picture"),
+    (_half_dark, "of the mat differs from the empty picture"),
+    (lambda img: np.full_like(img, (20, 20, 200)), "is blank"),  # a flat red frame
+])
+def test_a_stick_picture_that_is_no_picture_of_the_mat_is_refused_by_name(
+        triplet: tuple[np.ndarray, np.ndarray, np.ndarray], which: str, spoil, says: str) -> None:  # type: ignore[no-untyped-def]
+    """A frame of noise, a colour ramp, the camera moved 40 px, half the picture dark, a
+    flat colour: the message names that picture (before, it raised both pictures' noise
+    thresholds and named whichever then showed fewer sticks)."""
+    empty, belly, back = triplet
+    shots = {"belly": belly, "back": back}
+    shots[which] = spoil(shots[which])
+    with pytest.raises(CalibrationError, match=f"^{which} image:? .*{says}"):
+        calibrate(empty, shots["belly"], shots["back"])
+
+
+def test_a_stick_picture_taken_after_the_camera_moved_is_refused_by_name() -> None:
+    """Held-out venue 1500 (a textured mat): the 등 picture taken with the camera moved by
+    40 px differs from the empty picture over a quarter of the mat."""
+    from bench.held_out_scenes import Style as HeldOut, calibration_images
+
+    empty, belly, back, _, _ = calibration_images(HeldOut(1500), np.random.default_rng(1500 + 11))
+    assert calibrate(empty, belly, back).mark is not None
+    with pytest.raises(CalibrationError, match=r"^back image: \d\d% of the mat differs from the empty picture"):
+        calibrate(empty, belly, np.roll(back, 40, axis=1))
+
+
 @pytest.mark.parametrize("bad", [np.zeros((0, 0, 3), np.uint8), np.zeros((10, 10, 3), np.uint8),
                                  np.zeros((100, 100, 3), np.float32)])
 def test_refuses_bad_arrays(triplet: tuple[np.ndarray, np.ndarray, np.ndarray], bad: np.ndarray) -> None:

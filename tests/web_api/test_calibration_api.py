@@ -341,6 +341,9 @@ def test_a_set_whose_mark_does_not_show_calibrates_with_a_warning(referee: Refer
      "윷 하나가 빈 멍석 사진에서 찾은 멍석 테두리 밖에 있습니다"),
     ("back image: found 1 stick(s), need exactly 4 on the mat, lying apart or side by side with a gap between them",
      "윷 네 개를 제대로 찾지 못했습니다"),
+    ("back image: 27% of the mat differs from the empty picture (four sticks cover a few %): has the camera moved,"
+     " or is something over the mat? Take the three pictures again", "배/등 사진이 빈 멍석 사진과 많이 다릅니다"),
+    ("belly image is blank (one flat colour): retake it", "사진이 한 가지 색뿐입니다"),
 ])
 def test_a_refusal_is_told_the_referee_in_korean(message: str, hint: str) -> None:
     from yut_cam.web.calibrate import korean_reason

@@ -213,6 +213,9 @@ def check_mat(points: list[tuple[float, float]], size: tuple[int, int]) -> list[
 
 
 HINTS = (
+    ("differs from the empty picture", "배/등 사진이 빈 멍석 사진과 많이 다릅니다: 카메라가 움직였거나 무엇이 멍석을"
+                                       " 가렸습니다. 카메라를 고정하고 세 장을 다시 찍으세요"),
+    ("is blank", "사진이 한 가지 색뿐입니다: 카메라 렌즈나 연결을 보고 다시 찍으세요"),
     ("cannot find the mat", "빈 멍석 사진에서 멍석을 찾지 못했습니다: 사진에서 멍석의 모서리를 눌러 알려 주세요"),
     ("lies off the mat's outline", "윷 하나가 빈 멍석 사진에서 찾은 멍석 테두리 밖에 있습니다: 윷을 모두 멍석 위에 놓고"
                                    " 다시 찍거나, 멍석 위에 있었다면 사진에서 멍석의 모서리를 눌러 알려 주세요"),
