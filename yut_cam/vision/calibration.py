@@ -51,7 +51,7 @@ SPAN_SLACK = 0.05
 FAINT_STEPS = (1.0, 0.85, 0.7, 0.6, 0.5)
 # a stick picture is refused, naming it, when more than UNLIKE_SHARE of the mat differs from
 # the empty picture by UNLIKE_LUM (log brightness) or UNLIKE_CHROMA (colour, %) after the
-# light's change is divided out: at most 3.5% in 124 pictures of 70 venues of both scene
+# light's change is divided out: at most 3.5% in 428 pictures of 214 venues of the three
 # renderers (sticks and their shadows), 19-98% for a frame of noise, a colour ramp, the
 # camera moved by 40 px or half the picture darkened. Before, such a picture raised the
 # noise thresholds of both and the message named whichever then showed fewer sticks

@@ -62,8 +62,10 @@ EDGE_IN = 0.5  # inside the outline: the box may reach this far past the stick
 EDGE_OUT = 0.2  # outside it: the box of a stick seen whole may stop this far short
 # outside an outline the reader found itself (one tapped by the referee is exact): a border
 # band within a few ΔE of the floor's colour can end beyond it with nothing in the empty
-# picture to show where (held-out 32510, 34532: a stick on such a band, 0.7-0.8 widths past
-# the outline, read 낙 unasked), so a stick off by less than half a width is asked about
+# picture to show where (held-out 32510, 33528, 34532: sticks on such a band, 0.5-0.8 widths
+# past the outline, read 낙 unasked), so a stick off by less than half a width (beyond the
+# outline's doubt) is asked about. On 6,750 throws of 11 scene seeds that also asked about
+# 97 true 낙 (docs/reader-history.md, session 29)
 EDGE_OUT_FOUND = 0.5
 # a stick's region covers at least this share of its box (more than four stick-like regions:
 # ones covering less of their boxes count as that much less likely sticks)
