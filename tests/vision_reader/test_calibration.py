@@ -465,9 +465,9 @@ def _half_dark(img: np.ndarray) -> np.ndarray:
 ])
 def test_a_stick_picture_that_is_no_picture_of_the_mat_is_refused_by_name(
         triplet: tuple[np.ndarray, np.ndarray, np.ndarray], which: str, spoil, says: str) -> None:  # type: ignore[no-untyped-def]
-    """A frame of noise, a colour ramp, the camera moved 40 px, half the picture dark, a
-    flat colour: the message names that picture (before, it raised both pictures' noise
-    thresholds and named whichever then showed fewer sticks)."""
+    """A frame of noise, a colour ramp, half the picture dark, a flat colour: the message
+    names that picture (before, it raised both pictures' noise thresholds and named
+    whichever then showed fewer sticks)."""
     empty, belly, back = triplet
     shots = {"belly": belly, "back": back}
     shots[which] = spoil(shots[which])

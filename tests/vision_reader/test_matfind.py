@@ -211,7 +211,7 @@ def test_stick_just_off_the_mat_is_never_a_silent_playable_result(seed: int, off
 # a 12 px stick, an outline the reader found, trusted to 4 px either way: a box may reach
 # 6 px past the stick (half a width); outside, a border band like the floor may go on past
 # the outline, so a stick is surely off only 6 px (half a width) beyond the outline's doubt
-@pytest.mark.parametrize("depth, reach, off, asks", [
+FOUND = [
     (30.0, 30.0, False, ""),  # well inside
     (9.0, 9.0, False, "at the mat's edge (9 px inside"),  # the box may be 6 px too deep, the outline 4
     (10.5, 10.5, False, ""),
@@ -221,26 +221,24 @@ def test_stick_just_off_the_mat_is_never_a_silent_playable_result(seed: int, off
     (-10.5, -10.5, True, ""),
     (-10.5, -2.0, False, "just off the mat (10 px from"),  # seen in part: its hidden end may touch
     (-40.0, -20.0, True, ""),
-])
-def test_edge_call(depth: float, reach: float, off: bool, asks: str) -> None:
-    surely_off, doubt = edge_call(depth, reach, 12.0, (4.0, 4.0))
-    assert surely_off is off
-    assert doubt.startswith(asks) and bool(doubt) == bool(asks), doubt
-
-
+]
 # the same stick at an outline the referee tapped (taken as exact): a whole stick's box is
 # not more than a fifth of a width (2.4 px) short of it
-@pytest.mark.parametrize("depth, reach, off, asks", [
+TAPPED = [
     (5.0, 5.0, False, "at the mat's edge (5 px inside"),
     (6.5, 6.5, False, ""),
     (-2.0, -2.0, False, "just off the mat (2 px from"),
     (-3.0, -3.0, True, ""),
     (-3.0, -1.0, False, "just off the mat (3 px from"),
-])
-def test_edge_call_at_a_tapped_outline(depth: float, reach: float, off: bool, asks: str) -> None:
-    surely_off, doubt = edge_call(depth, reach, 12.0, (0.0, 0.0))
+]
+
+
+@pytest.mark.parametrize("doubt, depth, reach, off, asks", [((4.0, 4.0), *case) for case in FOUND]
+                         + [((0.0, 0.0), *case) for case in TAPPED])
+def test_edge_call(doubt: tuple[float, float], depth: float, reach: float, off: bool, asks: str) -> None:
+    surely_off, said = edge_call(depth, reach, 12.0, doubt)
     assert surely_off is off
-    assert doubt.startswith(asks) and bool(doubt) == bool(asks), doubt
+    assert said.startswith(asks) and bool(said) == bool(asks), said
 
 
 def _lit_pool_scene(lit: float, seed: int = 3) -> tuple[np.ndarray, list[tuple[float, float]]]:
