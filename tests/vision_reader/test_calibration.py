@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import math
+from collections.abc import Callable
 from pathlib import Path
 
 import cv2
@@ -464,7 +465,8 @@ def _half_dark(img: np.ndarray) -> np.ndarray:
     (lambda img: np.full_like(img, (20, 20, 200)), "is blank"),  # a flat red frame
 ])
 def test_a_stick_picture_that_is_no_picture_of_the_mat_is_refused_by_name(
-        triplet: tuple[np.ndarray, np.ndarray, np.ndarray], which: str, spoil, says: str) -> None:  # type: ignore[no-untyped-def]
+        triplet: tuple[np.ndarray, np.ndarray, np.ndarray], which: str,
+        spoil: Callable[[np.ndarray], np.ndarray], says: str) -> None:
     """A frame of noise, a colour ramp, half the picture dark, a flat colour: the message
     names that picture (before, it raised both pictures' noise thresholds and named
     whichever then showed fewer sticks)."""

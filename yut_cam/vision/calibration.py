@@ -18,7 +18,6 @@ import dataclasses
 import math
 from typing import Any
 
-import cv2
 import numpy as np
 import numpy.typing as npt
 
@@ -246,16 +245,17 @@ def calibrate(empty: npt.NDArray[np.uint8], belly: npt.NDArray[np.uint8], back: 
     inside = on_mat > 0
     for img, name in ((belly, "belly"), (back, "back")):
         work = prepare(img, work_size)
-        if float(cv2.meanStdDev(work)[1].max()) < 1.0:
+        if F.flat_colour(work) is not None:
             raise CalibrationError(f"{name} image is blank (one flat colour): retake it")
         gain = F.gain_map(work, background)
         d_lum, d_chroma = F.difference_maps(work, background.astype(np.float32) * gain)
-        unlike = float(((np.abs(d_lum[inside]) > UNLIKE_LUM) | (d_chroma[inside] > UNLIKE_CHROMA)).mean())
+        mat_lum, mat_chroma = d_lum[inside], d_chroma[inside]
+        unlike = float(((np.abs(mat_lum) > UNLIKE_LUM) | (mat_chroma > UNLIKE_CHROMA)).mean())
         if unlike > UNLIKE_SHARE:
             raise CalibrationError(f"{name} image: {unlike:.0%} of the mat differs from the empty picture (four"
                                    " sticks cover a few %): has the camera moved, or is something over the mat?"
                                    " Take the three pictures again")
-        lt, ct = _noise_params(d_lum[inside], d_chroma[inside])
+        lt, ct = _noise_params(mat_lum, mat_chroma)
         lum_t, chroma_t = max(lum_t, lt), max(chroma_t, ct)
         if (~inside).sum() > 0.05 * inside.size:
             lt, ct = _noise_params(d_lum[~inside], d_chroma[~inside])

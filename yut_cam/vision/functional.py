@@ -555,6 +555,13 @@ def own_pixels(patch: U8, body_lab: npt.NDArray[np.float64], other_lab: npt.NDAr
                       np.uint8)
 
 
+def flat_colour(image: U8) -> float | None:
+    """The mean level of ``image`` when it is one flat colour (every channel's spread under a
+    grey level: a flat red is as blank as a flat grey), else None."""
+    mean, spread = cv2.meanStdDev(image)
+    return float(mean.mean()) if float(spread.max()) < 1.0 else None
+
+
 def saturated_fraction(patch: U8, valid: U8 | None = None) -> float:
     """Share of pixels blown out (any channel at 250 or more): glare. With ``valid``, of
     those pixels only (a stick's own: a light stick lying across it is no glare on it);

@@ -450,9 +450,9 @@ def read_image(image_bgr: npt.NDArray[np.uint8], calibration: Calibration) -> Re
     reasons: list[str] = []
     s = cal.work_scale
     work = prepare(image, cal.work_size)
-    mean, spread = cv2.meanStdDev(work)  # per channel: a flat red is as blank as a flat grey
-    if float(spread.max()) < 1.0:
-        raise ImageError(f"image is blank (one flat colour, mean {float(mean.mean()):.0f})")
+    flat = F.flat_colour(work)
+    if flat is not None:
+        raise ImageError(f"image is blank (one flat colour, mean {flat:.0f})")
     radius = max(1, int(round(cal.work_size[0] / 320)))
     on_mat = cal.mat_mask
     mask, gain, d_lum, d_chroma = F.segment(work, cal.background, cal.segment, radius, on_mat)
