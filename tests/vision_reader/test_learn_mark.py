@@ -14,7 +14,7 @@ from tests.vision_reader import scenes as S
 from yut_cam.vision.calibration import Calibration, calibrate
 from yut_cam.vision.calmodel import MarkModel
 from yut_cam.vision.errors import CalibrationError
-from yut_cam.vision.learning import MARK_LEARN_RATIO, learn, learn_mark
+from yut_cam.vision.learning import MARK_LEARN_RATIO, MARK_VOTE_RATIO, learn, learn_mark
 from yut_cam.vision.reader import read_image
 from yut_cam.vision.reasons import korean
 from yut_cam.vision.types import Reading, StickReading, result_of
@@ -47,7 +47,7 @@ def test_calibration_keeps_each_stick_that_could_carry_the_mark(smudge_cal: Cali
     assert smudge_cal.mark is None and "cannot tell which stick" in smudge_cal.mark_problem
     assert sorted(map(red, smudge_cal.mark_candidates)) == [False, True]
     assert smudge_cal.warnings[0].startswith("the 빽도 mark is not learned yet")
-    assert "심판이 빽도를 한 번 확인하면" in korean(smudge_cal.warnings[0])
+    assert "심판이 빽도를 한두 번 확인하면" in korean(smudge_cal.warnings[0])
     assert summary(smudge_cal, Path("venue.json"))["mark_candidates"] == 2  # the console says it will learn
 
 
@@ -117,6 +117,24 @@ def test_learn_mark(scores: tuple[float, ...] | None, result: str, faces: str, l
     assert learn_mark(distrusted, reading, result) is distrusted
 
 
+def test_two_fairly_clear_빽도_teach_a_candidate(tmp_path: Path) -> None:
+    cal = dataclasses.replace(calibrate(*S.calibration_set()), mark=None, mark_problem="x", mark_candidates=CANDS)
+    fair = one_up((0.1 * (MARK_VOTE_RATIO + MARK_LEARN_RATIO) / 2, 0.1))  # the first candidate, short of clearly
+    once = learn_mark(cal, fair, "빽도")
+    assert once.mark is None and [c.votes for c in once.mark_candidates] == [1, 0]
+    assert once.warnings[0].startswith("the 빽도 mark is not learned yet")
+    once.save(tmp_path / "venue.json")  # a restart between the two keeps the vote
+    again = Calibration.load(tmp_path / "venue.json")
+    assert [c.votes for c in again.mark_candidates] == [1, 0]
+    twice = learn_mark(again, fair, "빽도")
+    assert twice.mark is not None and twice.mark.threshold == pytest.approx(CANDS[0].threshold)
+    assert twice.mark.votes == 0 and twice.mark_candidates == () and not twice.warnings
+    # a vote is no mark: the second 빽도 must be as clear, and a 도 it reads marked still rules it out
+    assert learn_mark(once, one_up((0.1 * 1.2, 0.1)), "빽도") is once
+    assert learn_mark(once, one_up((0.1 * (MARK_VOTE_RATIO + 0.1), 0.3)), "빽도") is once  # both read it
+    assert [c.votes for c in learn_mark(once, one_up((0.15, 0.1)), "도").mark_candidates] == [0]
+
+
 def test_candidates_survive_the_file(smudge_cal: Calibration, tmp_path: Path) -> None:
     smudge_cal.save(tmp_path / "venue.json")
     loaded = Calibration.load(tmp_path / "venue.json").mark_candidates
@@ -130,6 +148,9 @@ def test_candidates_survive_the_file(smudge_cal: Calibration, tmp_path: Path) ->
     (lambda d: d["mark_candidates"][1].update(lab=[1.0, 2.0]), r"mark_candidates\[1\]: mark 'lab' needs 3 numbers"),
     (lambda d: d["mark_candidates"][0].pop("marked_fraction"), "missing field 'marked_fraction'"),
     (lambda d: d.update(mark_candidates={"lab": 1}), "mark_candidates must be a list"),
+    (lambda d: d["mark_candidates"][0].update(votes=-1), r"mark_candidates\[0\]: 'votes' must be a whole number"),
+    (lambda d: d["mark_candidates"][1].update(votes=1.5), r"mark_candidates\[1\]: 'votes' must be a whole number"),
+    (lambda d: d["mark_candidates"][0].update(votes=True), "'votes' must be a whole number, 0 or more, not True"),
 ])
 def test_load_refuses_bad_candidates(smudge_cal: Calibration, tmp_path: Path, edit, message: str) -> None:  # type: ignore[no-untyped-def]
     smudge_cal.save(tmp_path / "venue.json")

@@ -130,25 +130,37 @@ def test_a_confirmed_reading_teaches_the_calibration_and_survives_the_file(
     assert [len(x) for x in twice.faces.learned] == [4, 4]
 
 
-@pytest.mark.parametrize(("read", "asked", "confirmed", "keeps_mark"), [
-    ("도", False, "빽도", False),  # sure of no mark, and it was there
-    ("빽도", False, "도", False),  # sure of a mark that was not there
-    ("도", True, "빽도", True),  # the reader asked: the referee's answer is what asking is for
-    ("도", False, "도", True),  # read right
-    ("도", False, "개", True),  # a face was wrong, not the mark
-    ("개", False, "걸", True),
+@pytest.mark.parametrize(("read", "why_asked", "confirmed", "keeps_mark"), [
+    ("도", "", "빽도", False),  # sure of no mark, and it was there
+    ("빽도", "", "도", False),  # sure of a mark that was not there
+    # sure of the mark, asked about something else (fresh independent 36005/10)
+    ("빽도", "stick 4: at the mat's edge (4 px inside its outline), check it touches the mat", "도", False),
+    ("도", "stick 2: face unsure (margin 0.20)", "빽도", False),
+    # asked about the mark, or could not see the stick's ends: the answer is what asking is for
+    ("도", "빽도 mark unsure (mark score 0.11, threshold 0.19)", "빽도", True),
+    ("빽도", "빽도 mark unsure (mark score 0.20, threshold 0.13)", "도", True),
+    ("도", "빽도 mark may be hidden: an end of stick 2 lies under or against another stick", "빽도", True),
+    ("도", "빽도 mark may be missed: stick 1 was read on 70% of a stick's length", "빽도", True),
+    ("도", "stick 1: seen only in part (60% of a stick's length)", "빽도", True),
+    ("도", "1 stick(s) seen only in small part", "빽도", True),
+    ("빽도", "stick 3: mostly covered by another stick", "도", True),
+    ("도", "", "도", True),  # read right
+    ("도", "", "개", True),  # a face was wrong, not the mark
+    ("개", "", "걸", True),
 ])
-def test_a_sure_wrong_reading_of_the_mark_stops_the_venue_reading_it(
-        triplet_cal: Calibration, read: Result, asked: bool, confirmed: str, keeps_mark: bool) -> None:
+def test_a_wrong_reading_sure_of_the_mark_stops_the_venue_reading_it(
+        triplet_cal: Calibration, read: Result, why_asked: str, confirmed: str, keeps_mark: bool) -> None:
     sticks = {"도": "배등등등", "빽도": "배등등등", "개": "배배등등"}[read]
     r = reading(sticks, [0.1 if f == "배" else 0.9 for f in sticks])
-    r = Reading(result=read, confidence=0.9, needs_referee=asked, sticks=r.sticks)
+    r = Reading(result=read, confidence=0.9, needs_referee=bool(why_asked), sticks=r.sticks,
+                reasons=(why_asked,) if why_asked else ())
     after = distrust_mark(triplet_cal, r, confirmed)
     assert (after.mark is not None) == keeps_mark
     assert (after is triplet_cal) == keeps_mark
     if not keeps_mark:
         assert after.mark_distrusted and after.faces is triplet_cal.faces
-        assert after.warnings[0].startswith("the 빽도 mark is no longer read (the referee corrected a sure reading")
+        assert after.warnings[0].startswith("the 빽도 mark is no longer read (the referee corrected a reading of"
+                                            f" {read}, sure of the mark, to {confirmed}")
     else:
         assert not after.mark_distrusted
 

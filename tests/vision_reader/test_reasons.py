@@ -55,8 +55,8 @@ CASES = [
      " with one stick 배 up will be handed to the referee as 도 or 빽도; retake the 배 picture", "빽도 표시를 배우지 못했습니다"),
     ("the 빽도 mark is not learned yet (belly image: cannot tell which stick carries the 빽도 mark (…)): every throw"
      " with one stick 배 up will be handed to the referee as 도 or 빽도 until a 빽도 the referee confirms shows"
-     " which stick carries it", "심판이 빽도를 한 번 확인하면"),
-    ("the 빽도 mark is no longer read (the referee corrected a sure reading of 도 to 빽도 at this venue): every throw"
+     " which stick carries it", "심판이 빽도를 한두 번 확인하면"),
+    ("the 빽도 mark is no longer read (the referee corrected a reading of 도, sure of the mark, to 빽도 at this venue): every throw"
      " with one stick 배 up will be handed to the referee as 도 or 빽도; calibrate again to read 빽도 again",
      "이 장소에서는 빽도 표시를 더 읽지 않습니다"),
 ]

@@ -214,7 +214,7 @@ def test_a_calibration_without_the_mark_is_shown_in_amber(open_page: Callable[..
         # confirmed teaches the mark) or none: either way one stick 배 up is the referee's call
         assert "보정했습니다 (주의)" in text and "심판이 도인지 빽도인지 정합니다" in text, text
         assert "빽도 표시를 배우지 못했습니다" in text or "빽도 표시가 있는 윷을 아직 모릅니다" in text, text
-        page.wait_for_function("() => ['빽도 표시 없음', '빽도를 한 번 확인하면 배웁니다'].some("
+        page.wait_for_function("() => ['빽도 표시 없음', '빽도를 한두 번 확인하면 배웁니다'].some("
                                "w => document.querySelector('#cal-now').textContent.includes(w))")
         page.screenshot(path=str(shots_dir / "calibration-no-mark.png"))
         assert js_errors(page) == []
@@ -244,8 +244,8 @@ def test_a_calibration_that_can_learn_the_mark_says_so(open_page: Callable[..., 
         page.click("#cal-run")
         page.wait_for_selector("#cal-result.warn", timeout=60_000)
         text = page.locator("#cal-result").inner_text()
-        assert "심판이 빽도를 한 번 확인하면" in text, text
-        page.wait_for_function("() => document.querySelector('#cal-now').textContent.includes('빽도를 한 번 확인하면 배웁니다')")
+        assert "심판이 빽도를 한두 번 확인하면" in text, text
+        page.wait_for_function("() => document.querySelector('#cal-now').textContent.includes('빽도를 한두 번 확인하면 배웁니다')")
         assert "빽도 표시 없음" not in page.locator("#cal-now").inner_text()
         page.screenshot(path=str(shots_dir / "calibration-mark-candidates.png"))
         assert js_errors(page) == []

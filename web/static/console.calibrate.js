@@ -121,7 +121,7 @@ function refresh() {
   const c = cal.current;
   $("cal-now").textContent = c?.calibrated
     ? `지금 보정: 멍석 ${c.mat.length}점 · 윷 길이 ${Math.round(c.stick_length_px)} px` +
-      (c.mark_candidates ? " · 빽도 표시: 심판이 빽도를 한 번 확인하면 배웁니다"
+      (c.mark_candidates ? " · 빽도 표시: 심판이 빽도를 한두 번 확인하면 배웁니다"
         : (c.warnings_ko || []).length > (c.mat_unsure ? 1 : 0) ? " · 빽도 표시 없음: 배 하나는 심판이 정합니다" : "") +
       (c.mat_unsure ? " · 멍석 가장자리 불확실: 윤곽을 탭해 다시 보정하세요" : "") +
       (c.learned && c.learned["배"] + c.learned["등"] > 0

@@ -57,6 +57,10 @@ class MarkModel:
     # learned only once the belly boxes were grown through shade: a dark mark at a tip that
     # the segmentation takes for the stick's shadow, which a throw's box may stop short of too
     in_shade: bool = False
+    # a candidate mark (Calibration.mark_candidates) that has read a confirmed 빽도 short of
+    # the clearness that teaches it at once: one more such 빽도 teaches it
+    # (yut_cam.vision.learning.learn_mark); 0 for a mark in use
+    votes: int = 0
 
     @property
     def faint(self) -> bool:
@@ -80,7 +84,7 @@ class Calibration:
     stick_width: float
     faces: FaceModel
     # None when the belly picture did not show the 빽도 mark clearly, or when the referee
-    # corrected a sure reading of it (``mark_distrusted``; ``mark_problem`` says how either
+    # corrected a reading sure of it (``mark_distrusted``; ``mark_problem`` says how either
     # way): the reader then hands every throw with one stick 배 up to the referee
     mark: MarkModel | None
     background: npt.NDArray[np.uint8]  # empty mat at work_size, smoothed
@@ -88,7 +92,7 @@ class Calibration:
     # outline is as sure as its edge is clear; one given by the referee is taken as exact
     mat_doubt: tuple[float, float] = (0.0, 0.0)
     mark_problem: str = ""
-    # the mark was learned but dropped after the referee corrected a sure 도/빽도 reading
+    # the mark was learned but dropped after the referee corrected a 도/빽도 reading sure of it
     # (yut_cam.vision.learning.distrust_mark), not left unlearned by calibration
     mark_distrusted: bool = False
     # with no mark learned: the mark as each stick whose ends differed clearly in the belly
@@ -134,8 +138,8 @@ class Calibration:
                     " will be handed to the referee as 도 or 빽도; calibrate again to read 빽도 again",)
         if self.mark_candidates:
             return (f"the 빽도 mark is not learned yet ({self.mark_problem}): every throw with one stick 배 up"
-                    " will be handed to the referee as 도 or 빽도 until a 빽도 the referee confirms shows which"
-                    " stick carries it",)
+                    " will be handed to the referee as 도 or 빽도 until a 빽도 the referee confirms (or two) shows"
+                    " which stick carries it",)
         return (f"the 빽도 mark was not learned ({self.mark_problem}): every throw with one stick 배 up"
                 " will be handed to the referee as 도 or 빽도; retake the 배 picture with the marked"
                 " stick's mark in plain view to read 빽도 too",)
@@ -331,7 +335,8 @@ def _mark_dict(mark: MarkModel) -> dict[str, Any]:
             "other_fraction": round(mark.other_fraction, 4),
             "threshold": round(mark.threshold, 4),
             **({} if mark.body_lab is None else {"body_lab": [round(v, 2) for v in mark.body_lab]}),
-            **({"in_shade": True} if mark.in_shade else {})}
+            **({"in_shade": True} if mark.in_shade else {}),
+            **({"votes": mark.votes} if mark.votes else {})}
 
 
 def _mark(obj: Any, where: str) -> MarkModel:
@@ -343,9 +348,12 @@ def _mark(obj: Any, where: str) -> MarkModel:
         threshold=_num(_field(obj, "threshold", where), "threshold", where),
         body_lab=_lab(obj["body_lab"], "body_lab", where) if "body_lab" in obj else None,
         in_shade=obj.get("in_shade", False),
+        votes=obj.get("votes", 0),
     )
     if not isinstance(model.in_shade, bool):
         raise CalibrationError(f"{where}: 'in_shade' must be true or false, not {model.in_shade!r}")
+    if isinstance(model.votes, bool) or not isinstance(model.votes, int) or model.votes < 0:
+        raise CalibrationError(f"{where}: 'votes' must be a whole number, 0 or more, not {model.votes!r}")
     if model.threshold <= 0:
         raise CalibrationError(f"{where}: 'threshold' must be positive, got {model.threshold!r}")
     return model

@@ -9,13 +9,14 @@ apart becomes one more known example of its face, and the face model is refitted
 or a stick the reader was sure of but the result contradicts teaches nothing: the examples
 must be right, or the model learns the mistake.
 
-A confirmation can also unteach: a 도 or 빽도 the reader was sure of, confirmed as the
-other, shows the venue's 빽도 mark is misread here (:func:`distrust_mark`).
+A confirmation can also unteach: a 도 or 빽도 confirmed as the other, where the reader was
+sure of the mark, shows the venue's 빽도 mark is misread here (:func:`distrust_mark`).
 
 Where the belly picture could not single out the marked stick, calibration keeps the mark
 as each stick with clearly different ends would carry it; the first confirmed 빽도 whose
-stick one of them reads clearly, and no other, makes that one the venue's mark, and a
-confirmed 도 whose stick a candidate reads as marked rules that one out (:func:`learn_mark`).
+stick one of them reads clearly, and no other, makes that one the venue's mark (or the
+second that it reads fairly clearly), and a confirmed 도 whose stick a candidate reads as
+marked rules that one out (:func:`learn_mark`).
 
 Pure functions: the live service keeps the readings, calls :func:`learn` when the referee
 confirms, and saves the calibration it returns.
@@ -37,6 +38,14 @@ FLIP_MARGIN = 0.5
 # held-out venue learned a dark knot-like candidate from a 빽도 read at 1.6 and then read a
 # 도 as a sure 빽도
 MARK_LEARN_RATIO = 2.0
+# ... and two confirmed 빽도 that it reads at this many times its threshold (the reader's
+# band of doubt) teach it too: fresh independent 36007's one candidate read its five 빽도 at
+# 1.5-1.7 and its 도 at 0.4, and all its one-배 throws went to the referee
+MARK_VOTE_RATIO = 1.5
+# what the reader says when it doubts the mark itself (its score near the threshold, or
+# not learned) or whether it saw the 배 stick's ends (under another stick, seen in part):
+# the referee's answer to such a throw is what asking was for, and says nothing of the mark
+MARK_ASKED = ("빽도 mark", " seen only in ", "mostly covered by another stick")
 
 
 def confirmed_faces(reading: Reading, result: str) -> list[Face] | None:
@@ -75,23 +84,27 @@ def learn(calibration: Calibration, reading: Reading, result: str) -> Calibratio
 
 
 def distrust_mark(calibration: Calibration, reading: Reading, result: str) -> Calibration:
-    """``calibration`` without its 빽도 mark when ``reading`` said 도 or 빽도 without asking
-    the referee and the referee confirmed the other: a mark the reader misses or imagines at
-    this venue (a mark at the very tip, a knot like it) would be misread silently again, so
-    from then on every throw with one stick 배 up goes to the referee, as at a venue where
-    calibration could not learn the mark, until the next calibration."""
-    if calibration.mark is None or reading.needs_referee or {reading.result, result} != {"도", "빽도"}:
+    """``calibration`` without its 빽도 mark when ``reading`` said 도 or 빽도 sure of the mark
+    (it may have asked about something else, none of ``MARK_ASKED``) and the referee confirmed
+    the other: a mark the reader misses or imagines at this venue (a mark at the very tip, a
+    knot like it) would be misread silently again. So from then on every throw with one
+    stick 배 up goes to the referee, as at a venue where calibration could not learn the mark,
+    until the next calibration."""
+    if calibration.mark is None or {reading.result, result} != {"도", "빽도"}:
+        return calibration
+    if any(asked in why for why in reading.reasons for asked in MARK_ASKED):
         return calibration
     return dataclasses.replace(calibration, mark=None, mark_distrusted=True, mark_problem=(
-        f"the referee corrected a sure reading of {reading.result} to {result} at this venue"))
+        f"the referee corrected a reading of {reading.result}, sure of the mark, to {result} at this venue"))
 
 
 def learn_mark(calibration: Calibration, reading: Reading, result: str) -> Calibration:
     """At a venue with candidate marks and no mark (:attr:`Calibration.mark_candidates`), a
     confirmed 빽도 or 도 with one stick 배 up, seen whole: for 빽도, the candidate that reads
     that stick at ``MARK_LEARN_RATIO`` times its threshold, when no other reads it marked,
-    becomes the mark; for 도, the candidates that read it marked are ruled out. The same
-    object when nothing changes."""
+    becomes the mark, and so does one that reads it at ``MARK_VOTE_RATIO`` times for the
+    second time (its ``votes``); for 도, the candidates that read it marked are ruled out. The
+    same object when nothing changes."""
     candidates = calibration.mark_candidates
     if calibration.mark is not None or calibration.mark_distrusted or not candidates or result not in ("도", "빽도"):
         return calibration
@@ -104,8 +117,13 @@ def learn_mark(calibration: Calibration, reading: Reading, result: str) -> Calib
     ratios = [score / c.threshold for score, c in zip(stick.mark_scores, candidates)]
     if result == "빽도":
         best = max(range(len(candidates)), key=lambda k: ratios[k])
-        if ratios[best] < MARK_LEARN_RATIO or any(r >= 1.0 for k, r in enumerate(ratios) if k != best):
+        if ratios[best] < MARK_VOTE_RATIO or any(r >= 1.0 for k, r in enumerate(ratios) if k != best):
             return calibration
-        return dataclasses.replace(calibration, mark=candidates[best], mark_candidates=(), mark_problem="")
+        chosen = candidates[best]
+        if ratios[best] < MARK_LEARN_RATIO and chosen.votes < 1:
+            voted = dataclasses.replace(chosen, votes=1)
+            return dataclasses.replace(calibration, mark_candidates=candidates[:best] + (voted,) + candidates[best + 1:])
+        return dataclasses.replace(calibration, mark=dataclasses.replace(chosen, votes=0), mark_candidates=(),
+                                   mark_problem="")
     kept = tuple(c for c, r in zip(candidates, ratios) if r < 1.0)
     return calibration if len(kept) == len(candidates) else dataclasses.replace(calibration, mark_candidates=kept)

@@ -55,9 +55,9 @@ _KOREAN: tuple[tuple[re.Pattern[str], str], ...] = tuple((re.compile(p), k) for 
     (r"^reader error: image is blank", "판독 오류: 사진이 한 가지 색뿐입니다: 카메라 렌즈나 연결을 보세요"),
     (r"^reader error: (.*)$", r"판독 오류: \1"),
     # what a calibration that worked cannot read (Calibration.warnings)
-    (r"^the 빽도 mark is no longer read", "심판이 카메라의 확실한 도/빽도 판독을 고쳤으므로 이 장소에서는 빽도 표시를 더 읽지"
+    (r"^the 빽도 mark is no longer read", "심판이 카메라의 도/빽도 판독을 고쳤으므로 이 장소에서는 빽도 표시를 더 읽지"
      " 않습니다: 배가 하나만 위인 던지기는 모두 심판이 도인지 빽도인지 정합니다. 다시 보정하면 빽도도 다시 읽습니다"),
-    (r"^the 빽도 mark is not learned yet", "빽도 표시가 있는 윷을 아직 모릅니다: 심판이 빽도를 한 번 확인하면 그 던지기에서"
+    (r"^the 빽도 mark is not learned yet", "빽도 표시가 있는 윷을 아직 모릅니다: 심판이 빽도를 한두 번 확인하면 그 던지기에서"
      " 배웁니다. 그때까지 배가 하나만 위인 던지기는 심판이 도인지 빽도인지 정합니다"),
     (r"^the 빽도 mark shows faintly \((\d+%) of its end\)",
      r"빽도 표시가 흐리게 보입니다 (끝의 \1): 빽도로 읽은 던지기는 심판이 도인지 빽도인지 정합니다."
