@@ -90,14 +90,20 @@ def test_the_rims_of_a_bystanders_shade_are_not_taken_for_sticks(venue: int, thr
 
 
 @pytest.mark.parametrize(("venue", "throw"), [(1505, 0), (1517, 0), (1573, 1)])
-def test_the_face_is_read_across_the_sticks_own_width(venue: int, throw: int) -> None:
+def test_the_face_is_read_across_the_sticks_own_width(venue: int, throw: int,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
     """Held-out venues 1505 (natural wood with dots, sun), 1517 (lacquer, overcast) and 1573
     (low-contrast plain wood, lamps): the face was read on 80% of the box's width. A box
     narrower than its stick (1505: 10.7 and 11.1 px for a 12 px stick; 1573: 6 px for 9.5)
     read less of the shading across a round face, and one wider (1517: 21.9 px for 20.5)
     some of the rim beside it; a stick's margin fell under the venue's, and each throw went
     to the referee for that alone. Read on 80% of the stick's own width along the box's
-    middle, each is read right, unasked."""
+    middle, each is read right, unasked, at the venue's own margin. (These are first throws:
+    the wider margin of a venue that has learned little, which is not what this is about,
+    is set aside; 1517's stick 2 reads at 0.26, asked under it.)"""
+    from yut_cam.vision import reader
+
+    monkeypatch.setattr(reader, "YOUNG_STICKS", 0)
     rec = run_style((venue, throw + 1, None, True))[throw]
     assert rec["read"] == rec["truth"], rec
     assert not rec["flagged"], rec["reasons"]

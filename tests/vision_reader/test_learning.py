@@ -227,3 +227,21 @@ def test_a_file_from_before_learning_loads_and_learns_nothing(triplet_cal: Calib
     old = Calibration.load(tmp_path / "venue.json")
     r = read_image(S.render(S.four("배등배등", seed=21), seed=31), old)
     assert learn(old, r, "개") is old
+
+
+def test_a_venue_that_has_learned_little_asks_about_a_face_read_at_a_middling_margin(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Held-out venue 36505 (low-contrast sticks on a printed mat under lamps): its fifth
+    throw, a 걸, has a 배 stick read 등 at margin 0.32, with few sticks learned yet. It is asked
+    about; with the calibration's margin alone it was read 개 unasked."""
+    from bench.held_out_scenes import run_style
+
+    from yut_cam.vision import reader
+
+    fifth = run_style((36505, 5, None, True))[4]
+    assert fifth["learned"] < reader.YOUNG_STICKS
+    assert (fifth["truth"], fifth["read"], fifth["flagged"]) == ("걸", "개", True)
+    assert any("face unsure" in why for why in fifth["reasons"]), fifth["reasons"]
+    monkeypatch.setattr(reader, "YOUNG_STICKS", 0)
+    fifth = run_style((36505, 5, None, True))[4]
+    assert (fifth["truth"], fifth["read"], fifth["flagged"]) == ("걸", "개", False)

@@ -50,6 +50,14 @@ MERGED_FACE_MARGIN = 0.3  # the same for a stick split out of touching sticks
 # strayed that far from 0 and 1: low-contrast sticks); on held-out dev seed 1 this caught 3
 # of 7 unflagged errors for 9 more flags in 555 throws
 FIT_MARGINS = 3.0
+# ... or below this while the venue has learned fewer than YOUNG_STICKS sticks from confirmed
+# throws (yut_cam.vision.learning): its face model is then calibration's eight sticks, posed
+# in one spot each. Fresh held-out 36 misread faces unasked at three venues in their first
+# five throws, at margins 0.32-0.47; replayed on the eleven dev scene seeds (6,675 throws)
+# this asked 19 more and caught 2 of 17 unflagged errors. At 0.4: 40 and 3, but the
+# in-package bench (10 throws a venue) went from 4.6% to 5.3% flagged
+YOUNG_FACE_MARGIN = 0.35
+YOUNG_STICKS = 12
 GLARE = 0.08  # share of blown-out pixels on a stick that makes its face unsure
 # a stick's box reaches up to half a stick width further than the stick (blur, a shadow left
 # on it, the top of a round face seen beyond its footprint; measured on both benches: 99% of
@@ -642,7 +650,9 @@ def _read_stick(scene: _Scene, i: int) -> _StickRead:
                           f"({halves[0]:.2f}, {halves[1]:.2f}): shade or a neighbour on it")
     conf = 0.5 + 0.5 * min(1.0, margin / 0.6)
     # a stick split out of touching sticks may carry some of its neighbour: ask more
-    if margin < max(MERGED_FACE_MARGIN if f.merged else FACE_MARGIN, FIT_MARGINS * cal.faces.fit_error):
+    young = sum(map(len, cal.faces.learned)) < YOUNG_STICKS
+    if margin < max(MERGED_FACE_MARGIN if f.merged else FACE_MARGIN, YOUNG_FACE_MARGIN if young else 0.0,
+                    FIT_MARGINS * cal.faces.fit_error):
         doubts.append(f"stick {i + 1}: face unsure (margin {margin:.2f})")
     elif face == "등":
         # a dark band along one side only may be no part of the face: a shadow the box took
