@@ -532,8 +532,8 @@ def _mark_model(patches: list[npt.NDArray[np.uint8]], foreground: list[npt.NDArr
     only such pixels can be the mark, so a box reaching past a stick's end onto the mat
     teaches nothing. → (mark, "", ()); or, when
     the picture cannot tell, (None, why, candidates): the mark as each stick whose ends
-    differ clearly would carry it, most different first. The first 빽도 the referee confirms
-    says which one it is (:func:`yut_cam.vision.learning.learn_mark`)."""
+    differ clearly would carry it, most different first. The 빽도 the referee confirms (one
+    or two) say which one it is (:func:`yut_cam.vision.learning.learn_mark`)."""
     labs, bodies, asym, spans = _mark_ends(patches, foreground, mat_patches, lengths)
     best, stick, end = asym[0]
     second = asym[1][0]

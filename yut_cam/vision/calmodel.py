@@ -96,7 +96,7 @@ class Calibration:
     # (yut_cam.vision.learning.distrust_mark), not left unlearned by calibration
     mark_distrusted: bool = False
     # with no mark learned: the mark as each stick whose ends differed clearly in the belly
-    # picture would carry it; the first 빽도 the referee confirms picks one
+    # picture would carry it; the 빽도 the referee confirms (one or two) pick one
     # (yut_cam.vision.learning.learn_mark)
     mark_candidates: tuple[MarkModel, ...] = ()
     # the width (full px) the narrower face showed at calibration: a pale flat face on a pale

@@ -329,7 +329,7 @@ def summary(calibration: Any, path: Path) -> dict[str, Any]:
         "stick_width_px": round(float(calibration.stick_width), 1),
         "warnings": list(calibration.warnings),
         "warnings_ko": [korean(why) for why in calibration.warnings],
-        # with no mark learned: how many sticks may carry it (the first confirmed 빽도 says which)
+        # with no mark learned: how many sticks may carry it (the confirmed 빽도 say which)
         "mark_candidates": len(calibration.mark_candidates),
         # how far (px) the mat's edge may lie inside and outside the outline (0, 0 when tapped),
         # and whether that is far enough that tapping the outline saves questions at every throw
