@@ -119,7 +119,7 @@ def test_learn_mark(scores: tuple[float, ...] | None, result: str, faces: str, l
 
 def test_two_fairly_clear_빽도_teach_a_candidate(tmp_path: Path) -> None:
     """A candidate that reads a confirmed 빽도 at 1.5-2 times its threshold keeps a vote, in
-    the file too; the second such 빽도 makes it the mark (fresh independent 36007: five 빽도
+    the file too; the second such 빽도 makes it the mark (independent 36007: five 빽도
     read at 1.5-1.7 times, and every one-배 throw went to the referee)."""
     cal = dataclasses.replace(calibrate(*S.calibration_set()), mark=None, mark_problem="x", mark_candidates=CANDS)
     fair = one_up((0.1 * (MARK_VOTE_RATIO + MARK_LEARN_RATIO) / 2, 0.1))  # the first candidate, short of clearly

@@ -133,7 +133,7 @@ def test_a_confirmed_reading_teaches_the_calibration_and_survives_the_file(
 @pytest.mark.parametrize(("read", "why_asked", "confirmed", "keeps_mark"), [
     ("도", "", "빽도", False),  # sure of no mark, and it was there
     ("빽도", "", "도", False),  # sure of a mark that was not there
-    # sure of the mark, asked about something else (fresh independent 36005/10)
+    # sure of the mark, asked about something else (independent 36005/10)
     ("빽도", "stick 4: at the mat's edge (4 px inside its outline), check it touches the mat", "도", False),
     ("도", "stick 2: face unsure (margin 0.20)", "빽도", False),
     # asked about the mark, or could not see the stick's ends: the answer is what asking is for

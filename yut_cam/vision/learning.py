@@ -39,7 +39,7 @@ FLIP_MARGIN = 0.5
 # 도 as a sure 빽도
 MARK_LEARN_RATIO = 2.0
 # ... and two confirmed 빽도 that it reads at this many times its threshold (the reader's
-# band of doubt) teach it too: fresh independent 36007's one candidate read its five 빽도 at
+# band of doubt) teach it too: independent 36007's one candidate read its five 빽도 at
 # 1.5-1.7 and its 도 at 0.4, and all its one-배 throws went to the referee
 MARK_VOTE_RATIO = 1.5
 # what the reader says when it doubts the mark itself (its score near the threshold, or
