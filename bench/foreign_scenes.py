@@ -678,7 +678,7 @@ def read_throw(rec: dict[str, Any], image: U8, cal: Any, dump: str | None, learn
         rec.update(read=None, flagged=None, reasons=())
         return rec, cal
     rec["cal_mark"] = cal.mark is not None  # without it, one stick 배 up goes to the referee
-    rec["learned"] = sum(map(len, cal.faces.learned))  # confirmed sticks the reading had learned from
+    rec["learned"] = cal.faces.learned_count  # confirmed sticks the reading had learned from
     try:
         r = read_image(image, cal)
         rec.update(read=r.result, flagged=r.needs_referee, reasons=tuple(r.reasons), alternatives=list(r.alternatives),

@@ -180,7 +180,7 @@ def _read_one(i: int, case: str, style: Any, rng: np.random.Generator, cal: Any,
     from yut_cam.vision.reader import read_image
     from yut_cam.vision.synth import render_throw
 
-    out: dict[str, Any] = {"i": i, "case": case, "learned": sum(map(len, cal.faces.learned))}
+    out: dict[str, Any] = {"i": i, "case": case, "learned": cal.faces.learned_count}
     img, truth = render_throw(style, rng, SIZE, case=case)
     try:
         reading = read_image(img, cal)

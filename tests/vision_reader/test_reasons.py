@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from yut_cam.vision.reasons import korean
+from yut_cam.vision.reasons import doubts_mark, korean
 
 # one of each reason yut_cam.vision.reader writes (kept in step with it by the batch test in
 # test_reader.py, which checks every reason read from generated throws is translated)
@@ -68,6 +68,18 @@ def test_each_reason_in_korean(reason: str, expected: str) -> None:
     assert expected in ko
     if not reason.startswith("reader error"):  # the error's own text is kept as it is
         assert not re.search(r"[A-Za-z]", ko), ko
+
+
+# the reasons, of those above, that say the sticks' ends may not have been seen
+UNSEEN_ENDS = {"stick 2: seen only in part (64% of a stick's length)", "stick 3: mostly covered by another stick",
+               "2 stick(s) seen only in small part"}
+
+
+@pytest.mark.parametrize("reason", [reason for reason, _ in CASES])
+def test_which_reasons_doubt_the_mark(reason: str) -> None:
+    """Every doubt of the 빽도 mark, and of seeing the sticks' ends, and nothing else: a 도/빽도
+    the referee corrects after one of these says nothing of how the venue's mark reads."""
+    assert doubts_mark(reason) == (reason.startswith("빽도 mark ") or reason in UNSEEN_ENDS)
 
 
 def test_an_unknown_reason_is_kept_as_it_is() -> None:

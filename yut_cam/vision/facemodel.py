@@ -54,6 +54,11 @@ class FaceModel:
     # (they vary together: a brighter patch shows its texture more): empty until then
     direction: tuple[float, ...] = ()
 
+    @property
+    def learned_count(self) -> int:
+        """How many sticks of confirmed throws the model has learned (both faces)."""
+        return len(self.learned[0]) + len(self.learned[1])
+
     def score(self, features: npt.NDArray[np.float64]) -> float:
         """0 looks like 배, 1 like 등.
 

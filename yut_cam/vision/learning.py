@@ -27,6 +27,7 @@ from __future__ import annotations
 import dataclasses
 
 from yut_cam.vision.calmodel import Calibration
+from yut_cam.vision.reasons import doubts_mark
 from yut_cam.vision.types import FLAT_UP, Face, Reading
 
 # a stick read on the wrong side of the confirmed count is taken to be the one nearest to
@@ -42,10 +43,6 @@ MARK_LEARN_RATIO = 2.0
 # band of doubt) teach it too: independent 36007's one candidate read its five 빽도 at
 # 1.5-1.7 and its 도 at 0.4, and all its one-배 throws went to the referee
 MARK_VOTE_RATIO = 1.5
-# what the reader says when it doubts the mark itself (its score near the threshold, or
-# not learned) or whether it saw the 배 stick's ends (under another stick, seen in part):
-# the referee's answer to such a throw is what asking was for, and says nothing of the mark
-MARK_ASKED = ("빽도 mark", " seen only in ", "mostly covered by another stick")
 
 
 def confirmed_faces(reading: Reading, result: str) -> list[Face] | None:
@@ -85,14 +82,15 @@ def learn(calibration: Calibration, reading: Reading, result: str) -> Calibratio
 
 def distrust_mark(calibration: Calibration, reading: Reading, result: str) -> Calibration:
     """``calibration`` without its 빽도 mark when ``reading`` said 도 or 빽도 sure of the mark
-    (it may have asked about something else, none of ``MARK_ASKED``) and the referee confirmed
-    the other: a mark the reader misses or imagines at this venue (a mark at the very tip, a
-    knot like it) would be misread silently again. So from then on every throw with one
-    stick 배 up goes to the referee, as at a venue where calibration could not learn the mark,
-    until the next calibration."""
+    and the referee confirmed the other. Sure of the mark: it may have asked about something
+    else, but about nothing that :func:`~yut_cam.vision.reasons.doubts_mark` (the answer to
+    such a doubt is what asking was for). A mark the reader misses or imagines at this venue
+    (a mark at the very tip, a knot like it) would be misread silently again, so from then on
+    every throw with one stick 배 up goes to the referee, as at a venue where calibration
+    could not learn the mark, until the next calibration."""
     if calibration.mark is None or {reading.result, result} != {"도", "빽도"}:
         return calibration
-    if any(asked in why for why in reading.reasons for asked in MARK_ASKED):
+    if any(map(doubts_mark, reading.reasons)):
         return calibration
     return dataclasses.replace(calibration, mark=None, mark_distrusted=True, mark_problem=(
         f"the referee corrected a reading of {reading.result}, sure of the mark, to {result} at this venue"))

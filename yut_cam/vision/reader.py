@@ -650,7 +650,7 @@ def _read_stick(scene: _Scene, i: int) -> _StickRead:
                           f"({halves[0]:.2f}, {halves[1]:.2f}): shade or a neighbour on it")
     conf = 0.5 + 0.5 * min(1.0, margin / 0.6)
     # a stick split out of touching sticks may carry some of its neighbour: ask more
-    young = sum(map(len, cal.faces.learned)) < YOUNG_STICKS
+    young = cal.faces.learned_count < YOUNG_STICKS
     if margin < max(MERGED_FACE_MARGIN if f.merged else FACE_MARGIN, YOUNG_FACE_MARGIN if young else 0.0,
                     FIT_MARGINS * cal.faces.fit_error):
         doubts.append(f"stick {i + 1}: face unsure (margin {margin:.2f})")

@@ -71,6 +71,20 @@ _KOREAN: tuple[tuple[re.Pattern[str], str], ...] = tuple((re.compile(p), k) for 
 ))
 
 
+# the reasons that doubt the 빽도 mark itself (its score near the threshold, faint, not
+# learned) or whether the sticks' ends were seen (under another stick, seen in part): the
+# referee's answer to such a throw says nothing of how the venue's mark reads
+# (yut_cam.vision.learning.distrust_mark)
+_DOUBTS_MARK = re.compile(r"^(빽도 mark |stick \d+: (seen only in part|mostly covered by another stick)"
+                          r"|\d+ stick\(s\) seen only in small part)")
+
+
+def doubts_mark(reason: str) -> bool:
+    """Whether ``reason`` (one of ``Reading.reasons``) doubts the 빽도 mark or the sight of a
+    stick's ends."""
+    return _DOUBTS_MARK.match(reason) is not None
+
+
 def korean(reason: str) -> str:
     """``reason`` (one of ``Reading.reasons`` or ``Calibration.warnings``) in Korean; one this module does not know
     stays as it is, so nothing the reader says is lost."""

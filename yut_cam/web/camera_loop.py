@@ -267,7 +267,7 @@ class CameraLoop:
             log.info("camera: learned the 빽도 mark from capture %d (a confirmed 빽도): one stick 배 up is read"
                      " from now on", n)
         if taught.mark is None and used.mark is not None:
-            log.warning("camera: capture %d was surely read %s and confirmed %s: the 빽도 mark is no longer read"
+            log.warning("camera: capture %d was read %s, sure of the mark, and confirmed %s: the 빽도 mark is no longer read"
                         " here; one stick 배 up goes to the referee until the next calibration", n, reading.result,
                         result)
         self._save_learned(taught)
