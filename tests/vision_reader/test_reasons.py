@@ -27,6 +27,8 @@ CASES = [
     ("빽도 mark unsure (mark score 0.08, threshold 0.10)", "빽도 표시가 확실하지 않습니다"),
     ("빽도 mark faint at calibration (12% of its end): is stick 2 (배 up) the marked stick? (빽도 or 도)",
      "보정 때 빽도 표시가 흐리게 보였습니다 (끝의 12%): 2번 윷(배)이 빽도 윷인지"),
+    ("빽도 mark small at calibration (18% of its end): is stick 1 (배 up) the marked stick? (빽도 or 도)",
+     "보정 때 빽도 표시가 작게 보였습니다 (끝의 18%): 던진 사진에서는 안 보일 수 있으니 1번 윷(배)이 빽도 윷인지"),
     ("빽도 mark unsure: stick 3 is 0.5 times as light as the marked stick at calibration",
      "3번 윷이 보정 때의 빽도 윷보다 훨씬 어둡거나 밝게 보입니다 (0.5배)"),
     ("빽도 mark unsure: stick 2 shows only faintly at its ends", "2번 윷의 끝이 멍석과 거의 같은 색이라"),
@@ -48,9 +50,12 @@ CASES = [
     ("reader error: 97% of the mat differs from the empty mat: has the camera moved, or is something over the mat?"
      " (if the camera moved, calibrate again)", "판독 오류: 멍석의 97%가 빈 멍석 사진과 다릅니다: 카메라가 움직였거나"),
     ("reader error: image is 640x480 but the calibration is for 1280x720", "판독 오류: image is 640x480"),
-    ("the 빽도 mark shows faintly (12% of its end): a throw read 빽도 will be handed to the referee as 도 or 빽도;"
-     " retake the 배 picture with the mark in plain view (or mark the stick more boldly) to read 빽도 by itself",
-     "빽도 표시가 흐리게 보입니다 (끝의 12%): 빽도로 읽은 던지기는 심판이"),
+    ("the 빽도 mark shows faintly (12% of its end): every throw with one stick 배 up will be handed to the referee"
+     " as 도 or 빽도; retake the 배 picture with the mark in plain view (or mark the stick more boldly) to read 도"
+     " and 빽도 by themselves", "빽도 표시가 흐리게 보입니다 (끝의 12%): 배가 하나만 위인 던지기는 모두 심판이"),
+    ("the 빽도 mark shows small (18% of its end): a throw read 도 will be handed to the referee as 도 or 빽도, as the"
+     " mark may not show in a throw's picture; retake the 배 picture with the mark in plain view (or mark the"
+     " stick more boldly) to read 도 by itself", "빽도 표시가 작게 보입니다 (끝의 18%): 던진 사진에서는 안 보일 수 있어 도로"),
     ("the 빽도 mark was not learned (belly image: cannot tell which stick carries the 빽도 mark (…)): every throw"
      " with one stick 배 up will be handed to the referee as 도 or 빽도; retake the 배 picture", "빽도 표시를 배우지 못했습니다"),
     ("the 빽도 mark is not learned yet (belly image: cannot tell which stick carries the 빽도 mark (…)): every throw"

@@ -32,6 +32,12 @@ VERSION = 1
 # which reads as much (held-out dev seed 1: two such venues read 도 as 빽도 unasked): a 빽도
 # read with it is always asked (the reader's ``_mark_doubt``); a plainly clean end is still 도
 MARK_FAINT = 0.15
+# a mark that showed on less than this share (a thin ring, a small glyph: a few px across) may
+# not show in a throw's picture at all, farther from the camera's middle or in other light:
+# read there, a marked stick's end looks as clean as a plain one's (held-out dev seeds 32, 35,
+# 36: three 빽도 read 도 unasked, the mark read at 0-0.12 of its threshold). A lone 배 stick
+# with a clean end is asked too (the reader's ``_mark_doubt``)
+MARK_SMALL = 0.2
 
 # a found outline whose true edge may lie further than this many stick widths either way
 # (a border band almost like the floor, seen or not) is worth the referee's taps once: the
@@ -66,6 +72,11 @@ class MarkModel:
     def faint(self) -> bool:
         """Too faint to read 빽도 unasked (``MARK_FAINT``)."""
         return self.marked_fraction < MARK_FAINT
+
+    @property
+    def small(self) -> bool:
+        """Too small to read 도 unasked: it may not show at all (``MARK_SMALL``)."""
+        return self.marked_fraction < MARK_SMALL
 
 
 def _frozen(array: _A) -> _A:
@@ -129,9 +140,14 @@ class Calibration:
     def _mark_warnings(self) -> tuple[str, ...]:
         if self.mark is not None:
             if self.mark.faint:
-                return (f"the 빽도 mark shows faintly ({self.mark.marked_fraction:.0%} of its end): a throw read 빽도"
-                        " will be handed to the referee as 도 or 빽도; retake the 배 picture with the mark in plain"
-                        " view (or mark the stick more boldly) to read 빽도 by itself",)
+                return (f"the 빽도 mark shows faintly ({self.mark.marked_fraction:.0%} of its end): every throw with"
+                        " one stick 배 up will be handed to the referee as 도 or 빽도; retake the 배 picture with the"
+                        " mark in plain view (or mark the stick more boldly) to read 도 and 빽도 by themselves",)
+            if self.mark.small:
+                return (f"the 빽도 mark shows small ({self.mark.marked_fraction:.0%} of its end): a throw read 도 will be"
+                        " handed to the referee as 도 or 빽도, as the mark may not show in a throw's picture; retake"
+                        " the 배 picture with the mark in plain view (or mark the stick more boldly) to read 도 by"
+                        " itself",)
             return ()
         if self.mark_distrusted:
             return (f"the 빽도 mark is no longer read ({self.mark_problem}): every throw with one stick 배 up"

@@ -759,6 +759,9 @@ def _mark_doubt(i: int, stick: _StickRead, merged: bool, cal: Calibration) -> st
         # blazing light may hide a mark the reader does not know how to look for
         return (f"빽도 mark unsure: stick {i + 1} is {stick.lightness:.1f} times as light as the marked stick"
                 " at calibration")
+    if cal.mark.small:  # it may not show at all: a clean end is no sign of 도
+        return (f"빽도 mark small at calibration ({cal.mark.marked_fraction:.0%} of its end): is stick {i + 1}"
+                " (배 up) the marked stick? (빽도 or 도)")
     return ""
 
 

@@ -29,6 +29,9 @@ _KOREAN: tuple[tuple[re.Pattern[str], str], ...] = tuple((re.compile(p), k) for 
      r"이 장소에서는 빽도 표시를 더 읽지 않습니다 (심판이 고친 적이 있음): \1번 윷(배)이 빽도 윷인지 보세요 (빽도 또는 도)"),
     (r"^빽도 mark faint at calibration \((\d+%) of its end\): is stick (\d+)",
      r"보정 때 빽도 표시가 흐리게 보였습니다 (끝의 \1): \2번 윷(배)이 빽도 윷인지 보세요 (빽도 또는 도)"),
+    (r"^빽도 mark small at calibration \((\d+%) of its end\): is stick (\d+)",
+     r"보정 때 빽도 표시가 작게 보였습니다 (끝의 \1): 던진 사진에서는 안 보일 수 있으니 \2번 윷(배)이 빽도 윷인지 보세요"
+     " (빽도 또는 도)"),
     (r"^빽도 mark unsure: stick (\d+) is ([\d.]+) times as light",
      r"빽도 표시가 확실하지 않습니다: \1번 윷이 보정 때의 빽도 윷보다 훨씬 어둡거나 밝게 보입니다 (\2배): 끝에 표시가 있는지 보세요"),
     (r"^빽도 mark unsure: stick (\d+) shows only faintly at its ends",
@@ -60,8 +63,11 @@ _KOREAN: tuple[tuple[re.Pattern[str], str], ...] = tuple((re.compile(p), k) for 
     (r"^the 빽도 mark is not learned yet", "빽도 표시가 있는 윷을 아직 모릅니다: 심판이 빽도를 한두 번 확인하면 그 던지기에서"
      " 배웁니다. 그때까지 배가 하나만 위인 던지기는 심판이 도인지 빽도인지 정합니다"),
     (r"^the 빽도 mark shows faintly \((\d+%) of its end\)",
-     r"빽도 표시가 흐리게 보입니다 (끝의 \1): 빽도로 읽은 던지기는 심판이 도인지 빽도인지 정합니다."
-     " 빽도를 스스로 읽게 하려면 표시가 잘 보이게 배 사진(2번)을 다시 찍거나 표시를 더 진하게 하세요"),
+     r"빽도 표시가 흐리게 보입니다 (끝의 \1): 배가 하나만 위인 던지기는 모두 심판이 도인지 빽도인지 정합니다."
+     " 도와 빽도를 스스로 읽게 하려면 표시가 잘 보이게 배 사진(2번)을 다시 찍거나 표시를 더 진하게 하세요"),
+    (r"^the 빽도 mark shows small \((\d+%) of its end\)",
+     r"빽도 표시가 작게 보입니다 (끝의 \1): 던진 사진에서는 안 보일 수 있어 도로 읽은 던지기는 심판이 도인지 빽도인지"
+     " 정합니다. 도를 스스로 읽게 하려면 표시가 잘 보이게 배 사진(2번)을 다시 찍거나 표시를 더 크고 진하게 하세요"),
     (r"^the mat's edge is unsure: it may lie up to (\d+) px inside the outline found and (\d+) px outside it",
      r"멍석 가장자리가 확실하지 않습니다: 찾은 윤곽보다 \1 px 안쪽이나 \2 px 바깥쪽에서 멍석이 끝날 수 있습니다"
      " (바닥과 비슷한 테두리). 윤곽 가까이에 윷이 있는 던지기는 매번 심판이 정합니다. 빈 멍석 사진에서 멍석 윤곽을"
