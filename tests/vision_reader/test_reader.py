@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import re
 from collections import Counter
 
 import cv2
@@ -257,6 +258,31 @@ def test_nak_resting_on_a_piece_of_a_stick_is_asked(cal: Calibration, share: flo
     # its face never matters
     assert not any(x.split(": ", 1)[-1].startswith(("face unsure", "seen only in part")) for x in r.reasons)
     assert r.alternatives == ()
+
+
+def _shade(img: np.ndarray, cx: float, cy: float, dim: float) -> np.ndarray:
+    """``img`` with a stick-shaped patch at (cx, cy) darkened to ``dim`` (a piece of a shade)."""
+    half = S.LENGTH / 2
+    box = np.array([(cx - half, cy - S.WIDTH / 2), (cx + half, cy - S.WIDTH / 2),
+                    (cx + half, cy + S.WIDTH / 2), (cx - half, cy + S.WIDTH / 2)])
+    m = np.zeros(img.shape[:2], np.uint8)
+    cv2.fillPoly(m, [np.round(box).astype(np.int32)], 255)
+    k = 1.0 - (1.0 - dim) * cv2.GaussianBlur(m, (5, 5), 0).astype(np.float32)[..., None] / 255.0
+    return np.clip(img.astype(np.float32) * k, 0, 255).astype(np.uint8)
+
+
+@pytest.mark.parametrize("dim", [0.7, 0.35, 0.2])
+def test_nak_resting_on_a_shade_with_a_sticks_outline_is_asked(cal: Calibration, dim: float) -> None:
+    """Three sticks on the mat and, on the floor beside it, a stick-shaped piece of shade (of
+    the floor's colour, only darker): 낙 would rest on it alone, so the referee is asked
+    whether it is a stick (fresh held-out 38503/10: 걸 read 낙 unasked)."""
+    sticks = S.four("배배등", seed=4, place=[(400, 250, 20), (800, 230, 100), (420, 500, 160)])
+    r = read_image(_shade(S.render(sticks, seed=14), 60, 400, dim), cal)
+    assert (r.result, r.needs_referee) == ("낙", True), r.reasons
+    (why,) = r.reasons
+    assert re.fullmatch(r"stick \d: off the mat and of the floor's colour \(a shade\?\): is it a stick\?"
+                        r" \(낙 rests on it\)", why), why
+    assert r.alternatives == ()  # the fourth stick unseen: the referee reads the throw
 
 
 def test_stick_across_the_mat_edge_is_on_the_mat(cal: Calibration) -> None:

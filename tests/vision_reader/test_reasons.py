@@ -38,6 +38,8 @@ CASES = [
     ("a stick stands on its edge (too narrow for its length)", "옆으로 서 있는"),
     ("stick 4: off the mat but seen only in part (62% of a stick's length): is it a stick? (낙 rests on it)",
      "멍석 밖에는 4번 윷만 있는데 일부만 보입니다 (길이의 62%)"),
+    ("stick 2: off the mat and of the floor's colour (a shade?): is it a stick? (낙 rests on it)",
+     "멍석 밖의 2번 윷이 바닥과 같은 색입니다 (그림자?): 윷이 맞는지 보세요 (윷이면 낙)"),
     ("a region of 2.6 sticks' area read as one stick", "윷 2.6개 크기의 덩어리를 윷 하나로"),
     ("3 sticks merged beyond clean separation (71% of the region explained, 2.4 sticks of area)", "윷 3개가 붙어"),
     ("a region of 2.1 sticks' area with 1 stick(s)' outline split into 2 to make four",

@@ -478,7 +478,7 @@ def read_image(image_bgr: npt.NDArray[np.uint8], calibration: Calibration) -> Re
     found = regions.found
     whole_doubt = bool(reasons)  # which regions are the four sticks is in doubt
 
-    scene = _Scene(image, cal, found, mask, gain, cal.mat_light, fg_raw, differs,
+    scene = _Scene(image, cal, found, mask, gain, cal.mat_light, fg_raw, differs, d_chroma,
                    np.asarray(cal.mat_polygon, np.float32).reshape(-1, 1, 2), back_scale,
                    F.stacking(lab, [f.rect for f in found], cal.stick_width * s),
                    tuple(_cover((mask.shape[0], mask.shape[1]), f.rect) for f in found))
@@ -559,6 +559,7 @@ class _Scene:
     field: F.F32  # the mat's illumination at calibration (small)
     fg_raw: npt.NDArray[np.uint8]  # foreground before cleaning (thin marks kept)
     differs: npt.NDArray[np.uint8]  # what differs from the empty mat at all
+    d_chroma: F.F32  # how the colour differs from the empty picture's, brightness divided out
     mat: npt.NDArray[np.float32]  # the mat's outline, full size, for cv2.pointPolygonTest
     back_scale: float  # full size -> the image's own size
     above: tuple[tuple[int, ...], ...]  # above[i][j]: 1 if stick j lies on stick i, -1 under it, 0 not known
@@ -709,13 +710,18 @@ def _read_stick(scene: _Scene, i: int) -> _StickRead:
     if f.narrow and not off:
         # its face is in doubt, which does not matter once another stick is surely off
         doubts.append(on_edge)
-    elif off and (f.narrow or f.partial):
+    elif off and (f.narrow or f.partial or _shade_like(mask, scene.d_chroma, f.rect, cal)):
         # a region off the mat this thin or much shorter than a stick may be no stick (the rim
-        # of a bystander's shade beside the mat, held-out dev seed 2: 낙 read unasked), and 낙
-        # may rest on it alone; its own face never matters. (Its look is no sign: off the mat
-        # the light is not the mat's, and real sticks there looked like neither face.)
+        # of a bystander's shade beside the mat, held-out dev seed 2: 낙 read unasked), nor may
+        # one of the floor's own colour, only darker or lighter (a piece of such a shade with a stick's
+        # outline, fresh held-out 38503/10: 걸 read 낙 unasked, the fourth stick, pale on a pale
+        # floor, unseen at the mat's rim). 낙 may rest on it alone; its own face never matters.
+        # (Its look is no sign: off the mat the light is not the mat's, and real sticks there
+        # looked like neither face.)
         unlike = on_edge if f.narrow else \
-            f"stick {i + 1}: off the mat but seen only in part ({part}): is it a stick? (낙 rests on it)"
+            f"stick {i + 1}: off the mat but seen only in part ({part}): is it a stick? (낙 rests on it)" \
+            if f.partial else \
+            f"stick {i + 1}: off the mat and of the floor's colour (a shade?): is it a stick? (낙 rests on it)"
         doubts = []
     if edge:
         conf = min(conf, 0.6)

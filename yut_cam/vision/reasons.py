@@ -15,6 +15,8 @@ _KOREAN: tuple[tuple[re.Pattern[str], str], ...] = tuple((re.compile(p), k) for 
     (r"^stick (\d+): just off the mat", r"\1번 윷이 멍석 바로 밖에 있습니다: 멍석에 닿았는지 보세요 (닿았으면 낙이 아님)"),
     (r"^stick (\d+): off the mat but seen only in part \((\d+%)",
      r"멍석 밖에는 \1번 윷만 있는데 일부만 보입니다 (길이의 \2): 윷이 맞는지 보세요 (윷이면 낙)"),
+    (r"^stick (\d+): off the mat and of the floor's colour",
+     r"멍석 밖의 \1번 윷이 바닥과 같은 색입니다 (그림자?): 윷이 맞는지 보세요 (윷이면 낙)"),
     (r"^stick (\d+): face unsure", r"\1번 윷의 배·등이 확실하지 않습니다"),
     (r"^stick (\d+): a dark band along one side", r"\1번 윷 한쪽 가장자리가 어둡습니다 (그림자?): 그 부분을 빼면 배로 보입니다"),
     (r"^stick (\d+): looks like neither face", r"\1번 윷이 배도 등도 닮지 않았습니다 (그림자나 옆 윷이 겹침)"),
