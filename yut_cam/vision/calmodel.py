@@ -30,12 +30,13 @@ VERSION = 1
 # a 빽도 mark that showed on less than this share of its end at calibration (a faint ring, a
 # small dot on dark wood) is no surer than a speck of shade or a knot at a plain stick's end,
 # which reads as much (held-out dev seed 1: two such venues read 도 as 빽도 unasked): a 빽도
-# read with it is always asked (the reader's ``_mark_doubt``); a plainly clean end is still 도
+# read with it is always asked (the reader's ``_mark_doubt``), and, the mark being small too
+# (``MARK_SMALL``), so is a plainly clean end
 MARK_FAINT = 0.15
 # a mark that showed on less than this share (a thin ring, a small glyph: a few px across) may
 # not show in a throw's picture at all, farther from the camera's middle or in other light:
 # read there, a marked stick's end looks as clean as a plain one's (held-out dev seeds 32, 35,
-# 36: three 빽도 read 도 unasked, the mark read at 0-0.12 of its threshold). A lone 배 stick
+# 36: three 빽도 read 도 unasked, the mark read at 0.1-0.3 of its threshold). A lone 배 stick
 # with a clean end is asked too (the reader's ``_mark_doubt``)
 MARK_SMALL = 0.2
 

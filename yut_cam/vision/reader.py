@@ -321,8 +321,9 @@ def _density(mask: npt.NDArray[np.uint8], rect: F.Rect) -> float:
 
 
 def _shade_like(mask: npt.NDArray[np.uint8], d_chroma: F.F32, rect: F.Rect, cal: Calibration) -> bool:
-    """Whether the region in ``rect`` (work scale) keeps the empty mat's colour, brightness
-    divided out (median below SHADE_TINT of the shadow test's limit)."""
+    """Whether the region in ``rect`` (work scale) keeps the empty picture's colour there (the
+    mat's, or the floor's off it), brightness divided out (median below SHADE_TINT of the
+    shadow test's limit)."""
     px = _pixels(mask, rect)
     return bool(px.any()) and float(np.median(d_chroma[px])) < SHADE_TINT * cal.segment.shadow_chroma
 
@@ -713,15 +714,17 @@ def _read_stick(scene: _Scene, i: int) -> _StickRead:
     elif off and (f.narrow or f.partial or _shade_like(mask, scene.d_chroma, f.rect, cal)):
         # a region off the mat this thin or much shorter than a stick may be no stick (the rim
         # of a bystander's shade beside the mat, held-out dev seed 2: 낙 read unasked), nor may
-        # one of the floor's own colour, only darker or lighter (a piece of such a shade with a stick's
-        # outline, fresh held-out 38503/10: 걸 read 낙 unasked, the fourth stick, pale on a pale
-        # floor, unseen at the mat's rim). 낙 may rest on it alone; its own face never matters.
-        # (Its look is no sign: off the mat the light is not the mat's, and real sticks there
-        # looked like neither face.)
-        unlike = on_edge if f.narrow else \
-            f"stick {i + 1}: off the mat but seen only in part ({part}): is it a stick? (낙 rests on it)" \
-            if f.partial else \
-            f"stick {i + 1}: off the mat and of the floor's colour (a shade?): is it a stick? (낙 rests on it)"
+        # one of the floor's own colour, only darker or lighter (a piece of such a shade with a
+        # stick's outline, fresh held-out 38503/10: 걸 read 낙 unasked, the fourth stick, pale on
+        # a pale floor, unseen at the mat's rim). 낙 may rest on it alone; its own face never
+        # matters. (Its look is no sign: off the mat the light is not the mat's, and real sticks
+        # there looked like neither face.)
+        if f.narrow:
+            unlike = on_edge
+        elif f.partial:
+            unlike = f"stick {i + 1}: off the mat but seen only in part ({part}): is it a stick? (낙 rests on it)"
+        else:
+            unlike = f"stick {i + 1}: off the mat and of the floor's colour (a shade?): is it a stick? (낙 rests on it)"
         doubts = []
     if edge:
         conf = min(conf, 0.6)
