@@ -230,13 +230,18 @@ def test_a_stick_surely_off_the_mat_leaves_nothing_to_ask(cal: Calibration, plac
     assert bool(r.reasons) == asks
 
 
-def _fragment(img: np.ndarray, cx: float, cy: float, share: float) -> np.ndarray:
-    """``img`` with a stick-coloured piece ``share`` of a stick long lying at (cx, cy)."""
-    out = img.copy()
+def _box(cx: float, cy: float, share: float = 1.0) -> list[np.ndarray]:
+    """The outline (for cv2.fillPoly) of ``share`` of a stick lying level at (cx, cy)."""
     half = share * S.LENGTH / 2
     box = np.array([(cx - half, cy - S.WIDTH / 2), (cx + half, cy - S.WIDTH / 2),
                     (cx + half, cy + S.WIDTH / 2), (cx - half, cy + S.WIDTH / 2)])
-    cv2.fillPoly(out, [np.round(box).astype(np.int32)], (150, 198, 226))
+    return [np.round(box).astype(np.int32)]
+
+
+def _fragment(img: np.ndarray, cx: float, cy: float, share: float) -> np.ndarray:
+    """``img`` with a stick-coloured piece ``share`` of a stick long lying at (cx, cy)."""
+    out = img.copy()
+    cv2.fillPoly(out, _box(cx, cy, share), (150, 198, 226))
     return out
 
 
@@ -262,11 +267,8 @@ def test_nak_resting_on_a_piece_of_a_stick_is_asked(cal: Calibration, share: flo
 
 def _shade(img: np.ndarray, cx: float, cy: float, dim: float) -> np.ndarray:
     """``img`` with a stick-shaped patch at (cx, cy) darkened to ``dim`` (a piece of a shade)."""
-    half = S.LENGTH / 2
-    box = np.array([(cx - half, cy - S.WIDTH / 2), (cx + half, cy - S.WIDTH / 2),
-                    (cx + half, cy + S.WIDTH / 2), (cx - half, cy + S.WIDTH / 2)])
     m = np.zeros(img.shape[:2], np.uint8)
-    cv2.fillPoly(m, [np.round(box).astype(np.int32)], 255)
+    cv2.fillPoly(m, _box(cx, cy), 255)
     k = 1.0 - (1.0 - dim) * cv2.GaussianBlur(m, (5, 5), 0).astype(np.float32)[..., None] / 255.0
     return np.clip(img.astype(np.float32) * k, 0, 255).astype(np.uint8)
 
