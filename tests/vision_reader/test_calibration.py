@@ -375,6 +375,26 @@ def test_a_faint_mark_is_read_on_a_stick_in_other_light() -> None:
 
 
 @pytest.mark.parametrize("seed", [0, 1, 2])
+@pytest.mark.parametrize("radius, asked", [(3, False), (8, True)])
+def test_an_end_far_more_marked_than_the_mark_is_asked_about(seed: int, radius: int, asked: bool) -> None:
+    """A dot a third of the stick's width across learned at calibration; in a throw the lone 배
+    stick's end carries that dot (빽도, read unasked) or a blot of its colour over the whole end,
+    reading three times and more as mark-like (a plain stick's end on a dark border of the
+    mat's, in its shade): 빽도 or 도 is the referee's call."""
+    empty, _, back = S.calibration_set()
+    spots = [(400, 250, 20), (800, 230, 100), (420, 500, 160), (850, 520, 60)]
+    belly = S.render([S.Stick(x, y, a, "배", marked=i == 2, mark_radius=3) for i, (x, y, a) in enumerate(spots)], 1)
+    cal = calibrate(empty, belly, back)
+    assert cal.mark is not None and not cal.mark.small, cal.mark_problem
+    sticks = [S.Stick(s.cx, s.cy, s.angle, s.face, s.marked, mark_radius=radius)
+              for s in S.four("배등등등", 0, seed=seed)]
+    r = read_image(S.render(sticks, seed=seed + 10), cal)
+    assert (r.result, r.needs_referee) == ("빽도", asked), r.reasons
+    if asked:
+        assert r.reasons[0].startswith("빽도 mark unsure: an end of stick 1 reads") and r.alternatives == ("도",)
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
 def test_a_speck_at_a_clean_sticks_end_is_asked_about(cal: Calibration, seed: int) -> None:
     """A speck of the mark's colour, a third of the mark across, at the end of a stick the
     calibration showed clean (the other sticks' ends showed nothing): 도 or 빽도 is the

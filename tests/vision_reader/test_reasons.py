@@ -31,6 +31,8 @@ CASES = [
      "보정 때 빽도 표시가 작게 보였습니다 (끝의 18%): 던진 사진에서는 안 보일 수 있으니 1번 윷(배)이 빽도 윷인지"),
     ("빽도 mark unsure: stick 3 is 0.5 times as light as the marked stick at calibration",
      "3번 윷이 보정 때의 빽도 윷보다 훨씬 어둡거나 밝게 보입니다 (0.5배)"),
+    ("빽도 mark unsure: an end of stick 2 reads 3.4 times as marked as the mark did at calibration (shade or the mat's"
+     " border at it?)", "빽도 표시가 확실하지 않습니다: 2번 윷의 끝이 보정 때의 빽도 표시보다 훨씬 넓게 표시처럼 보입니다 (3.4배)"),
     ("빽도 mark unsure: stick 2 shows only faintly at its ends", "2번 윷의 끝이 멍석과 거의 같은 색이라"),
     ("빽도 mark may be hidden: an end of stick 4 lies under or against another stick", "4번 윷의 한쪽 끝"),
     ("빽도 mark may be missed: stick 1 was read on 76% of a stick's length", "1번 윷이 길이의 76%만 보였습니다"),

@@ -130,6 +130,12 @@ MARK_REACH = 0.1
 # seed 33: 10 plain 도 throws asked, no 빽도 among them)
 MARK_SHORT = 0.05
 MARK_BEYOND = 0.25
+# an end that reads this many times as mark-like as the marked end did at calibration shows
+# more than the mark: something dark of the mark's colour at the end of a plain stick (its
+# shade, the mat's dark border under it; fresh held-out 38507/14: a plain stick's end over a
+# rope border read 3.4 times the mark, 도 read 빽도 unasked). On the dev seeds (held-out 31,
+# 32, 38, 39; independent 33, 37) true 빽도 read at most 2.2 times, 263 of them
+MARK_GROWN = 3.0
 # a stick-like region of more than this many sticks' area holds more than sticks
 HUGE_REGION = 6.0
 # a picture that differs from the empty mat over more than this share of the mat shows no
@@ -755,6 +761,9 @@ def _mark_doubt(i: int, stick: _StickRead, merged: bool, cal: Calibration) -> st
         if cal.mark.faint:  # no surer than a speck of shade at a plain end
             return (f"빽도 mark faint at calibration ({cal.mark.marked_fraction:.0%} of its end): is stick {i + 1}"
                     " (배 up) the marked stick? (빽도 or 도)")
+        if share > MARK_GROWN * cal.mark.marked_fraction:
+            return (f"빽도 mark unsure: an end of stick {i + 1} reads {share / cal.mark.marked_fraction:.1f} times as"
+                    " marked as the mark did at calibration (shade or the mat's border at it?)")
         return ""
     if stick.end_seen < 0.7:  # a mark seen clearly is seen
         return f"빽도 mark may be hidden: an end of stick {i + 1} lies under or against another stick"
