@@ -394,6 +394,26 @@ def test_an_end_far_more_marked_than_the_mark_is_asked_about(seed: int, radius: 
         assert r.reasons[0].startswith("빽도 mark unsure: an end of stick 1 reads") and r.alternatives == ("도",)
 
 
+@pytest.mark.parametrize(("seed", "side", "thick"), [(2, 5, 2), (4, 4, 1), (4, 5, 2)])
+def test_a_thin_line_along_a_plain_sticks_end_is_asked_about(cal: Calibration, seed: int, side: int,
+                                                              thick: int) -> None:
+    """A line of the mark's colour a pixel or two wide along the lone 배 stick's end, off its
+    middle (a shade's edge in a box a little askew, a seam), reads as mark-like as a mark
+    but spans a sixth of the rows across the stick or less: no mark painted across it, so
+    빽도 or 도 is the referee's call (held-out 39532/10, 40501/10 read 빽도 unasked)."""
+    sticks = S.four("배등등등", None, seed=seed)
+    img = S.render(sticks, seed=seed + 10)
+    s = sticks[0]
+    t = math.radians(s.angle)
+    along, across = np.array([math.cos(t), math.sin(t)]), np.array([-math.sin(t), math.cos(t)])
+    ends = [np.array([s.cx, s.cy]) + along * (S.LENGTH / 2 - k) + across * side for k in (2, 20)]
+    cv2.line(img, *(tuple(int(round(x)) for x in p) for p in ends), (40, 40, 150), thick, cv2.LINE_AA)
+    r = read_image(img, cal)
+    assert r.needs_referee and r.reasons[0].startswith(
+        "빽도 mark unsure: what looks like the mark at an end of stick 1 is a thin line along it"), r.reasons
+    assert {r.result, *r.alternatives} == {"도", "빽도"}
+
+
 @pytest.mark.parametrize("seed", [0, 1, 2])
 def test_a_speck_at_a_clean_sticks_end_is_asked_about(cal: Calibration, seed: int) -> None:
     """A speck of the mark's colour, a third of the mark across, at the end of a stick the

@@ -293,6 +293,20 @@ def test_end_profile_ignores_shade_along_a_side_of_a_box_askew() -> None:
     assert far > 0.1 and near == 0.0
 
 
+@pytest.mark.parametrize(("rows", "spans"), [((4, 20), 16 / 24), ((8, 12), 4 / 24), ((16, 20), 4 / 24)])
+def test_end_marks_counts_the_rows_a_mark_spans_across_the_stick(rows: tuple[int, int], spans: float) -> None:
+    """A mark painted across the far end spans most rows; a thin dark line along the stick
+    at that end (a shade's edge in a box a little askew: it stops short of the middle, so the
+    middle does not rule it out) spans few, whether in the rows the shares are read on or
+    beside them."""
+    patch = np.full((24, 96, 3), PALE, np.uint8)
+    patch[rows[0]:rows[1], 78:90] = DARK_RED
+    ends = F.end_marks(patch, _lab(PALE), _lab(DARK_RED))
+    assert ends.shares[0] == 0.0 and ends.rows[0] == 0.0
+    assert ends.rows[1] == pytest.approx(spans)
+    assert ends.shares == F.end_profile(patch, _lab(PALE), _lab(DARK_RED))
+
+
 def test_end_profile_trims_a_box_longer_than_the_stick() -> None:
     """Dark floor past one tip of a box 6% too long reads as a mark only without trimming."""
     patch = np.full((24, 96, 3), PALE, np.uint8)

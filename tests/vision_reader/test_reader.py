@@ -592,11 +592,12 @@ def test_the_mark_is_read_to_the_tip_past_a_box_a_little_short(cal: Calibration,
     box = Rect(600 + shift * S.LENGTH, 360.0, S.LENGTH, S.WIDTH, 0.0)
     lights = (np.ones(3, np.float32), np.ones(3, np.float32))  # now, and the empty mat's at calibration
     args = (image, box, 0.8, lights, work, work + 255, work + 255, cal.work_size[0] / image.shape[1], cal, (cal.mark,))
-    (share,), seen, lightness, _ = R._read_marks(*args)
-    assert share > 2 * cal.mark.threshold and seen > 0.9
-    assert 0.7 <= lightness <= 1.4  # the marked stick itself, as at calibration
+    read = R._read_marks(*args)
+    assert read.shares[0] > 2 * cal.mark.threshold and read.end_seen > 0.9
+    assert 0.7 <= read.lightness <= 1.4  # the marked stick itself, as at calibration
+    assert read.rows > 0.5  # a mark painted across the stick
     monkeypatch.setattr(R, "MARK_REACH", 0.0)  # read on the box alone
-    assert (R._read_marks(*args)[0][0] > cal.mark.threshold) == (shift == 0.0)
+    assert (R._read_marks(*args).shares[0] > cal.mark.threshold) == (shift == 0.0)
 
 
 @pytest.mark.parametrize("mark", ["stripe", "dot"])
@@ -637,7 +638,7 @@ def test_a_tips_shade_beside_a_box_askew_is_no_dark_mark(cal: Calibration, angle
         image = S.render([S.Stick(600, 360, 0, "배", marked=marked)], seed=3)
         c = dataclasses.replace(cal, mark=mark)
         args = (image, box, 1.0, lights, work, work + 255, work + 255, cal.work_size[0] / image.shape[1], c, (mark,))
-        return float(R._read_marks(*args)[0][0])  # type: ignore[arg-type]
+        return float(R._read_marks(*args).shares[0])  # type: ignore[arg-type]
 
     assert share(False, dark) < 0.06
     assert share(True, cal.mark) > 2 * cal.mark.threshold

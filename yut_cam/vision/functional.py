@@ -394,10 +394,27 @@ def tip_span(shows: npt.NDArray[np.bool_], max_trim: float) -> tuple[int, int]:
     return lo, hi
 
 
+class EndMarks(NamedTuple):
+    """What :func:`end_marks` read at each end of a stick patch (start end, far end)."""
+
+    shares: tuple[float, float]  # how much each end looks like the 빽도 mark, 0..1
+    # the share of the patch's rows (across the stick) with a mark-like pixel at each end: a
+    # mark painted across a stick fills many; a shade's edge along it, a thin line, few
+    rows: tuple[float, float]
+
+
 def end_profile(patch: U8, body_lab: npt.NDArray[np.float64], mark_lab: npt.NDArray[np.float64],
                 end_fraction: float = 0.24, valid: U8 | None = None,
                 foreground: U8 | None = None, max_trim: float = 0.0, mat: U8 | None = None) -> tuple[float, float]:
-    """How much each end of a stick patch looks like the 빽도 mark.
+    """How much each end of a stick patch looks like the 빽도 mark (:func:`end_marks`' shares)."""
+    return end_marks(patch, body_lab, mark_lab, end_fraction, valid, foreground, max_trim, mat).shares
+
+
+def end_marks(patch: U8, body_lab: npt.NDArray[np.float64], mark_lab: npt.NDArray[np.float64],
+              end_fraction: float = 0.24, valid: U8 | None = None,
+              foreground: U8 | None = None, max_trim: float = 0.0, mat: U8 | None = None) -> EndMarks:
+    """How much each end of a stick patch looks like the 빽도 mark, and across how many of
+    its rows.
 
     For each end (the first and last ``end_fraction`` of the length), the share of its
     inner pixels whose Lab colour is near ``mark_lab``, nearer to it than to ``body_lab`` and
@@ -411,7 +428,8 @@ def end_profile(patch: U8, body_lab: npt.NDArray[np.float64], mark_lab: npt.NDAr
     under the patch, same light), the columns at a tip that are blends of the body with the
     mat or its shade (the blurred rim, a shadow past the tip: :func:`stick_shows`) are left
     out too, up to ``TIP_TRIM``.
-    Returns (start end, far end), each 0..1.
+    The rows are counted over the whole patch, among the ``valid`` pixels that are
+    ``foreground``.
     """
     h, w = patch.shape[:2]
     full = cv2.cvtColor(patch, cv2.COLOR_BGR2LAB).astype(np.float64)
@@ -441,16 +459,22 @@ def end_profile(patch: U8, body_lab: npt.NDArray[np.float64], mark_lab: npt.NDAr
             lo2, hi2 = tip_span(stick_shows(full, under, body_lab), max(max_trim, TIP_TRIM))
             lo = max(lo, lo2) if trim[0] else lo
             hi = min(hi, hi2) if trim[1] else hi
-    lab = full[int(h * 0.25):max(int(h * 0.25) + 1, int(round(h * 0.75))), lo:hi]
     if valid is not None:
         valid = valid[:, lo:hi]
     if foreground is not None:
         foreground = foreground[:, lo:hi]
     w = hi - lo
-    like = mark_like(lab, body_lab, mark_lab)
-    ok = np.ones(like.shape, bool) if valid is None else valid[int(h * 0.25):int(h * 0.25) + len(like)] > 0
+    # mark-like across the whole width (for the rows it spans), its middle half (the shares)
+    across = mark_like(full[:, lo:hi], body_lab, mark_lab)
     if foreground is not None:
-        like &= foreground[int(h * 0.25):int(h * 0.25) + len(like)] > 0
+        across &= foreground > 0
+    if valid is not None:
+        across &= valid > 0
+    top = int(h * 0.25)
+    like = mark_like(full[top:max(top + 1, int(round(h * 0.75))), lo:hi], body_lab, mark_lab)
+    ok = np.ones(like.shape, bool) if valid is None else valid[top:top + len(like)] > 0
+    if foreground is not None:
+        like &= foreground[top:top + len(like)] > 0
     # the mark sits at one end: a row that is mark-like in the stick's middle as well is mat
     # or shade along a side of a box that lies askew, and tells nothing about the ends. Only
     # the stick's own pixels there count: another stick lying across it says nothing
@@ -458,11 +482,12 @@ def end_profile(patch: U8, body_lab: npt.NDArray[np.float64], mark_lab: npt.NDAr
     side = (like[:, mid] & ok[:, mid]).sum(axis=1) > 0.3 * ok[:, mid].sum(axis=1)
     ok &= ~side[:, None]
     like &= ok
-    out = []
+    out, rows = [], []
     for xs in end_slices(w, end_fraction):
         seen = ok[:, xs]
         out.append(float(like[:, xs].sum()) / max(1.0, float(seen.sum())) if seen.mean() > 0.4 else 0.0)
-    return out[0], out[1]
+        rows.append(float(across[:, xs].any(axis=1).mean()))
+    return EndMarks((out[0], out[1]), (rows[0], rows[1]))
 
 
 def mark_like(lab: npt.NDArray[np.float64], body_lab: npt.NDArray[np.float64],

@@ -39,6 +39,9 @@ _KOREAN: tuple[tuple[re.Pattern[str], str], ...] = tuple((re.compile(p), k) for 
     (r"^빽도 mark unsure: an end of stick (\d+) reads ([\d.]+) times as marked",
      r"빽도 표시가 확실하지 않습니다: \1번 윷의 끝이 보정 때의 빽도 표시보다 훨씬 넓게 표시처럼 보입니다 (\2배):"
      " 그림자나 멍석 테두리가 아닌지, 끝에 표시가 있는지 보세요"),
+    (r"^빽도 mark unsure: what looks like the mark at an end of stick (\d+) is a thin line along it \((\d+%)",
+     r"빽도 표시가 확실하지 않습니다: \1번 윷 끝의 표시 같은 것이 윷을 따라 난 가는 선입니다 (폭의 \2, 그림자 가장자리?):"
+     " 끝에 표시가 있는지 보세요"),
     (r"^빽도 mark unsure: stick (\d+) shows only faintly at its ends",
      r"빽도 표시가 확실하지 않습니다: \1번 윷의 끝이 멍석과 거의 같은 색이라 흐리게만 보입니다 (끝에 표시가 있는지 보세요)"),
     (r"^빽도 mark unsure", "빽도 표시가 확실하지 않습니다: 배가 위인 윷 끝에 표시가 있는지 보세요"),
