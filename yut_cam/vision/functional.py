@@ -464,17 +464,16 @@ def end_marks(patch: U8, body_lab: npt.NDArray[np.float64], mark_lab: npt.NDArra
     if foreground is not None:
         foreground = foreground[:, lo:hi]
     w = hi - lo
-    # mark-like across the whole width (for the rows it spans), its middle half (the shares)
+    # mark-like across the whole width (for the rows it spans), and in its middle half (the
+    # shares), among what differs from the mat
     across = mark_like(full[:, lo:hi], body_lab, mark_lab)
     if foreground is not None:
         across &= foreground > 0
+    top = int(h * 0.25)
+    like = across[top:max(top + 1, int(round(h * 0.75)))].copy()
+    ok = np.ones(like.shape, bool) if valid is None else valid[top:top + len(like)] > 0
     if valid is not None:
         across &= valid > 0
-    top = int(h * 0.25)
-    like = mark_like(full[top:max(top + 1, int(round(h * 0.75))), lo:hi], body_lab, mark_lab)
-    ok = np.ones(like.shape, bool) if valid is None else valid[top:top + len(like)] > 0
-    if foreground is not None:
-        like &= foreground[top:top + len(like)] > 0
     # the mark sits at one end: a row that is mark-like in the stick's middle as well is mat
     # or shade along a side of a box that lies askew, and tells nothing about the ends. Only
     # the stick's own pixels there count: another stick lying across it says nothing

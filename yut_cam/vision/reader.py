@@ -860,7 +860,7 @@ def _read_marks(image: npt.NDArray[np.uint8], rect: F.Rect, across: float,
     window = slice(lo, hi)
     # a window longer than the stick has floor or another stick past a tip: trim it there
     trim = max(0.0, 1.0 - cal.stick_length / ((hi - lo) / box * rect.length)) + 0.04
-    shares, beyond, spans = [], 0.0, 1.0
+    shares, beyond, mark_rows = [], 0.0, 1.0
     missing = int(round(longest - (hi - lo)))
     for mark in marks:
         # the mark as it looks on this body: what light correction left over tints both
@@ -876,7 +876,7 @@ def _read_marks(image: npt.NDArray[np.uint8], rect: F.Rect, across: float,
                                mat=np.ascontiguousarray(mat[:, window]))
             apart = abs(ends.shares[0] - ends.shares[1])
             if apart > share and mark is marks[0]:
-                spans = ends.rows[int(ends.shares[1] > ends.shares[0])]
+                mark_rows = ends.rows[int(ends.shares[1] > ends.shares[0])]
             share = max(share, apart)
             if mark.in_shade and mark is marks[0] and missing > MARK_SHORT * longest:
                 like = F.mark_like(lab[int(h * 0.25):int(h * 0.75)], body, mark_lab) \
@@ -888,7 +888,7 @@ def _read_marks(image: npt.NDArray[np.uint8], rect: F.Rect, across: float,
     inside = valid[int(h * 0.25):int(h * 0.75), window]
     seen = min(float(inside[:, cols].mean()) for cols in F.end_slices(hi - lo))
     lightness = float(body[0]) / max(float(_mark_body(cal, marks[0])[0]), 1.0) if marks else 1.0
-    return _Marks(shares, seen, lightness, beyond, spans)
+    return _Marks(shares, seen, lightness, beyond, mark_rows)
 
 
 def _between_edges(own: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8]:
