@@ -35,14 +35,22 @@ class Stick:
     mark_color: tuple[int, int, int] = (30, 30, 170)
     tint: float = 1.0  # the light on this stick alone (turned from the lamp: below 1)
     across: float = 1.0  # the share of its width in view (standing on its edge: about half)
+    # a venue whose two faces differ only in how round they look: both of the flat face's
+    # colour, unpatterned, shaded across as 1 - rounding * u**2 (u: -1 at one rim to 1 at the other)
+    rounding: float | None = None
 
 
 def _stick_texture(face: str, marked: bool, rng: np.random.Generator, flip: bool, mark_at: int = 8,
-                   mark_radius: int = 5, mark_color: tuple[int, int, int] = (30, 30, 170)) -> Image:
+                   mark_radius: int = 5, mark_color: tuple[int, int, int] = (30, 30, 170),
+                   rounding: float | None = None) -> Image:
     length, width = int(LENGTH), int(WIDTH)
     u = np.linspace(-1, 1, width)[:, None]
     x = np.arange(length)[None, :]
     grain = 6 * np.sin(x * 0.35 + rng.uniform(0, 6) + 3 * u) * np.ones((width, 1))
+    if rounding is not None:
+        base = np.array([150.0, 198.0, 226.0])
+        tex = (base[None, None, :] * (1 - rounding * u ** 2)[..., None] + grain[..., None]).clip(0, 255)
+        return np.ascontiguousarray(tex.astype(np.uint8))
     if face == "배":
         base = np.array([150.0, 198.0, 226.0])
         shade = np.ones((width, 1)) * 1.0
@@ -81,7 +89,8 @@ def render(sticks: list[Stick], seed: int = 0, gain: tuple[float, float, float] 
     scale = min(sx, sy)
     for i, s in enumerate(sticks):
         tex = _stick_texture(s.face, s.marked, rng, flip=bool(i % 2), mark_at=s.mark_at,
-                              mark_radius=s.mark_radius, mark_color=s.mark_color).astype(np.float64) * s.tint
+                              mark_radius=s.mark_radius, mark_color=s.mark_color,
+                              rounding=s.rounding).astype(np.float64) * s.tint
         th, tw = tex.shape[:2]
         t = math.radians(s.angle)
         a = np.array([[math.cos(t) * scale, -math.sin(t) * scale * s.across, 0.0],
@@ -99,11 +108,13 @@ def render(sticks: list[Stick], seed: int = 0, gain: tuple[float, float, float] 
     return np.clip(img, 0, 255).astype(np.uint8)
 
 
-def calibration_set(seed: int = 0) -> tuple[Image, Image, Image]:
-    """(empty, belly, back) pictures for calibrating on these scenes."""
+def calibration_set(seed: int = 0, rounding: tuple[float, float] | None = None) -> tuple[Image, Image, Image]:
+    """(empty, belly, back) pictures for calibrating on these scenes; with ``rounding`` (배, 등),
+    at a venue whose faces differ only in how round they look (:class:`Stick`)."""
     spots = [(400, 250, 20), (800, 230, 100), (420, 500, 160), (850, 520, 60)]
-    belly = [Stick(x, y, a, "배", marked=(i == 2)) for i, (x, y, a) in enumerate(spots)]
-    back = [Stick(x, y, a, "등") for x, y, a in spots]
+    flat, round_ = rounding or (None, None)
+    belly = [Stick(x, y, a, "배", marked=(i == 2), rounding=flat) for i, (x, y, a) in enumerate(spots)]
+    back = [Stick(x, y, a, "등", rounding=round_) for x, y, a in spots]
     return render([], seed), render(belly, seed + 1), render(back, seed + 2)
 
 

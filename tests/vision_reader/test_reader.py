@@ -318,6 +318,45 @@ def test_touching_sticks_are_split(cal: Calibration) -> None:
     assert r.result == "빽도" or r.needs_referee
 
 
+ROUNDING = (0.35, 0.55)  # a venue whose faces differ only in how round they look (배, 등)
+
+
+@pytest.fixture(scope="module")
+def cal_rounding() -> Calibration:
+    return calibrate(*S.calibration_set(rounding=ROUNDING))
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+@pytest.mark.parametrize(("pair", "apart"), [
+    ("배등", "배등"),  # the 등 beside a 배 reads 배 on the split band: asked
+    ("등배", "배등"),
+    ("등등", "배배"),  # both asked
+    ("배배", "등등"),  # two 배 read 배 on either band: read unasked
+])
+def test_a_touching_sticks_face_resting_on_the_band_it_is_read_on_is_asked(
+        cal_rounding: Calibration, pair: str, apart: str, seed: int) -> None:
+    """Where the faces differ only in how round they look, a stick split out of touching sticks,
+    read on a narrower band than calibration's sticks were (to keep its neighbour out), sees
+    less of a round face's shading and reads 배 however round it is. Read also across the
+    width calibration read, it is plainly 등: its face rests on the band, and is asked about
+    (held-out venue 40535: three such 등 read 배 unasked). The throw is 개 every time."""
+    def stick(face: str, x: float, y: float, angle: float) -> S.Stick:
+        return S.Stick(x, y, angle, face, rounding=ROUNDING[0] if face == "배" else ROUNDING[1])
+    place = [(500, 300, 0), (500, 317, 0), (850, 250, 30), (380, 540, 150)]  # the first two side by side
+    r = read_image(S.render([stick(f, *p) for f, p in zip(pair + apart, place)], seed=seed), cal_rounding)
+    band_doubts = [x for x in r.reasons if re.match(r"stick \d+: face unsure \(it reads", x)]
+    assert len(band_doubts) == pair.count("등")
+    assert r.needs_referee == ("등" in pair)
+    assert "개" in (r.result, *r.alternatives) and (r.result == "개" or r.needs_referee)
+
+
+def test_sticks_of_a_venue_of_like_faces_lying_apart_are_read_unasked(cal_rounding: Calibration) -> None:
+    sticks = [S.Stick(x, y, a, f, rounding=ROUNDING[0] if f == "배" else ROUNDING[1])
+              for f, (x, y, a) in zip("배등배등", [(500, 300, 0), (700, 450, 60), (850, 250, 30), (380, 540, 150)])]
+    r = read_image(S.render(sticks, seed=1), cal_rounding)
+    assert (r.result, r.needs_referee) == ("개", False)
+
+
 def _box_angle(box: tuple[tuple[float, float], ...]) -> float:
     """The angle (degrees, 0-180) of a stick's box along its longer side."""
     (x0, y0), (x1, y1), (x2, y2) = box[0], box[1], box[2]
