@@ -14,6 +14,8 @@ CASES = [
     ("stick 3: at the mat's edge (4 px inside its outline), check it touches the mat", "3번 윷이 멍석 가장자리"),
     ("stick 1: just off the mat (6 px from its outline), check it does not touch the mat", "1번 윷이 멍석 바로 밖"),
     ("stick 2: face unsure (margin 0.12)", "2번 윷의 배·등이 확실하지 않습니다"),
+    ("stick 2: face unsure (it reads -0.04 along its middle, 1.03 across more of its width)",
+     "2번 윷의 배·등이 확실하지 않습니다"),
     ("stick 4: looks like neither face (5.2 spreads from 등)", "4번 윷이 배도 등도 닮지 않았습니다"),
     ("stick 3: a dark band along one side, without it the face reads 배", "3번 윷 한쪽 가장자리가 어둡습니다"),
     ("stick 2: seen only in part (64% of a stick's length)", "2번 윷이 일부만 보입니다 (길이의 64%)"),

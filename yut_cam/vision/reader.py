@@ -110,7 +110,8 @@ SHADE_HALF = 0.4
 # the halves of a stick are compared only when this share of each shows (not under another)
 HALF_SEEN = 0.3
 # a stick split out of touching sticks is read on a narrower band than the face model's sticks
-# were (ACROSS_MERGED of its width, not ACROSS), to keep its neighbour out; a narrower band
+# were (ACROSS_MERGED of its width, not ACROSS: F.inner's default, on which calibration and
+# every stick read apart are read), to keep its neighbour out; a narrower band
 # takes in less of a round face's shading, so where the faces differ mostly in their shading
 # its score drifts toward 배. Read also on the model's band, a score this much apart means
 # the face rests on the band: ask (held-out venue 40535, low-contrast sticks: three 등 beside
