@@ -36,7 +36,8 @@ class Stick:
     tint: float = 1.0  # the light on this stick alone (turned from the lamp: below 1)
     across: float = 1.0  # the share of its width in view (standing on its edge: about half)
     # a venue whose two faces differ only in how round they look: both of the flat face's
-    # colour, unpatterned, shaded across as 1 - rounding * u**2 (u: -1 at one rim to 1 at the other)
+    # colour, unpatterned and unmarked, shaded across as 1 - rounding * u**2 (u: -1 at one rim to 1
+    # at the other)
     rounding: float | None = None
 
 
