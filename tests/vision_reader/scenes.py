@@ -21,6 +21,7 @@ Image = npt.NDArray[np.uint8]
 MAT = [(150.0, 60.0), (1130.0, 50.0), (1150.0, 680.0), (130.0, 690.0)]
 SIZE = (1280, 720)
 LENGTH, WIDTH = 84.0, 17.0
+FLAT_COLOUR = (150.0, 198.0, 226.0)  # BGR of the flat face (배)
 
 
 @dataclass(frozen=True)
@@ -48,18 +49,17 @@ def _stick_texture(face: str, marked: bool, rng: np.random.Generator, flip: bool
     u = np.linspace(-1, 1, width)[:, None]
     x = np.arange(length)[None, :]
     grain = 6 * np.sin(x * 0.35 + rng.uniform(0, 6) + 3 * u) * np.ones((width, 1))
-    if rounding is not None:
-        base = np.array([150.0, 198.0, 226.0])
-        tex = (base[None, None, :] * (1 - rounding * u ** 2)[..., None] + grain[..., None]).clip(0, 255)
-        return np.ascontiguousarray(tex.astype(np.uint8))
-    if face == "배":
-        base = np.array([150.0, 198.0, 226.0])
-        shade = np.ones((width, 1)) * 1.0
+    if rounding is not None:  # the flat face's colour, shaded by how round the face is alone
+        base, shade = np.array(FLAT_COLOUR), 1 - rounding * u ** 2
+    elif face == "배":
+        base, shade = np.array(FLAT_COLOUR), np.ones((width, 1))
     else:
         base = np.array([95.0, 140.0, 185.0])
         shade = 0.75 + 0.35 * np.sqrt(np.clip(1 - u ** 2, 0, 1))
     tex = (base[None, None, :] * shade[..., None] + grain[..., None]).clip(0, 255).astype(np.uint8)
     tex = np.ascontiguousarray(tex)
+    if rounding is not None:
+        return tex
     if face == "등":
         for cx in (0.25, 0.5, 0.75):
             c = int(cx * length)

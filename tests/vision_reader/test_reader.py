@@ -350,6 +350,19 @@ def test_a_touching_sticks_face_resting_on_the_band_it_is_read_on_is_asked(
     assert "개" in (r.result, *r.alternatives) and (r.result == "개" or r.needs_referee)
 
 
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_a_touching_stick_is_asked_about_its_face_once(seed: int) -> None:
+    """Read far apart on its two bands and at a low margin on the narrow one, a stick gets one
+    question about its face, the one that says why: the console shows each reason as a line."""
+    cal = calibrate(*S.calibration_set(rounding=(0.3, 0.6)))
+    sticks = [S.Stick(x, y, a, f, rounding=0.3 if f == "배" else 0.6)
+              for f, (x, y, a) in zip("배등배등", [(500, 300, 0), (500, 317, 0), (850, 250, 30), (380, 540, 150)])]
+    r = read_image(S.render(sticks, seed=seed), cal)
+    asked = Counter(m.group(1) for m in (re.match(r"stick (\d+): face unsure", x) for x in r.reasons) if m)
+    assert asked and max(asked.values()) == 1
+    assert any("across more of its width" in x for x in r.reasons)
+
+
 def test_sticks_of_a_venue_of_like_faces_lying_apart_are_read_unasked(cal_rounding: Calibration) -> None:
     sticks = [S.Stick(x, y, a, f, rounding=ROUNDING[0] if f == "배" else ROUNDING[1])
               for f, (x, y, a) in zip("배등배등", [(500, 300, 0), (700, 450, 60), (850, 250, 30), (380, 540, 150)])]

@@ -643,11 +643,12 @@ def _read_stick(scene: _Scene, i: int) -> _StickRead:
     face: Face = "등" if score > 0.5 else "배"
     margin = min(1.0, abs(score - 0.5) * 2.0)
     doubts: list[str] = []
+    band_doubt = ""  # its face rests on the band it is read on
     if f.merged:
         _, wide, wide_valid = _face_band(image, rect, cal, ACROSS, light, cover)
         wide_score = cal.faces.score(F.face_features(wide, wide_valid))
         if abs(wide_score - score) > BAND_SHIFT:
-            doubts.append(f"stick {i + 1}: face unsure (it reads {score:.2f} along its middle, "
+            band_doubt = (f"stick {i + 1}: face unsure (it reads {score:.2f} along its middle, "
                           f"{wide_score:.2f} across more of its width)")
     novelty = cal.faces.novelty(features, face == "등")
     if novelty > NOVELTY:
@@ -675,9 +676,11 @@ def _read_stick(scene: _Scene, i: int) -> _StickRead:
     conf = 0.5 + 0.5 * min(1.0, margin / 0.6)
     # a stick split out of touching sticks may carry some of its neighbour: ask more
     young = cal.faces.learned_count < YOUNG_STICKS
-    if margin < max(MERGED_FACE_MARGIN if f.merged else FACE_MARGIN, YOUNG_FACE_MARGIN if young else 0.0,
-                    FIT_MARGINS * cal.faces.fit_error):
-        doubts.append(f"stick {i + 1}: face unsure (margin {margin:.2f})")
+    if band_doubt or margin < max(MERGED_FACE_MARGIN if f.merged else FACE_MARGIN,
+                                  YOUNG_FACE_MARGIN if young else 0.0, FIT_MARGINS * cal.faces.fit_error):
+        # one question about the face (the band's says why; its margin on one band says nothing)
+        conf = min(conf, 0.6) if band_doubt else conf
+        doubts.append(band_doubt or f"stick {i + 1}: face unsure (margin {margin:.2f})")
     elif face == "등":
         # a dark band along one side only may be no part of the face: a shadow the box took
         # in beside a pale 배 stick whose far rim was lost to a mat of its colour (held-out
