@@ -308,7 +308,10 @@ def test_a_stick_on_its_edge(cal: Calibration, where: str, expected: str, asks: 
     sticks[edge] = dataclasses.replace(sticks[edge], across=0.3)  # its thin side up
     r = read_image(S.render(sticks, seed=10 + seed), cal)
     assert (r.result, r.needs_referee) == (expected, asks), r.reasons
-    assert ("a stick stands on its edge (too narrow for its length)" in r.reasons) == asks
+    # the question names the stick on its edge, as the annotated picture numbers it
+    x, y = place[edge][:2]
+    named = 1 + min(range(len(r.sticks)), key=lambda i: math.dist(np.mean(r.sticks[i].box, axis=0), (x, y)))
+    assert (f"stick {named}: stands on its edge (too narrow for its length)" in r.reasons) == asks
 
 
 def test_touching_sticks_are_split(cal: Calibration) -> None:
@@ -519,6 +522,29 @@ def test_annotate_draws_without_changing_the_input(cal: Calibration) -> None:
     top = slice(0, img.shape[0] // 10)
     assert not np.array_equal(plain[top], named[top])
     assert np.array_equal(plain[top.stop:], named[top.stop:])
+
+
+@pytest.mark.parametrize(("reasons", "framed"), [
+    (("stick 2: face unsure (margin 0.10)",), {1}),
+    (("stick 1: at the mat's edge (3 px inside its outline), check it touches the mat",
+      "빽도 mark may be hidden: an end of stick 4 lies under or against another stick"), {0, 3}),
+    (("5 stick-like regions, expected 4 (kept the 4 likeliest)",), set()),  # names no stick
+])
+def test_the_sticks_a_question_names_are_framed_in_its_colour(cal: Calibration, reasons: tuple[str, ...],
+                                                              framed: set[int]) -> None:
+    from yut_cam.vision.annotate import ASK
+
+    img = S.render(S.four("배등등등", 0, seed=2), seed=12)
+    r = dataclasses.replace(read_image(img, cal), needs_referee=True, reasons=reasons)
+    out = annotate(img, r, cal)
+    red = np.all(out == ASK, axis=2)
+    red[: img.shape[0] // 5] = False  # the question's own lines at the top
+    for i, stick in enumerate(r.sticks):
+        ring = np.zeros(red.shape, np.uint8)  # a band a few px round the stick's box
+        box = np.round(np.asarray(stick.box)).astype(np.int32).reshape(-1, 1, 2)
+        cv2.polylines(ring, [box], True, 1, 16)
+        cv2.polylines(ring, [box], True, 0, 3)
+        assert red[ring > 0].any() == (i in framed), (i, reasons)
 
 
 @pytest.mark.parametrize(("reasons", "words"), [

@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from yut_cam.vision.reasons import doubts_mark, korean
+from yut_cam.vision.reasons import asked_sticks, doubts_mark, korean
 
 # one of each reason yut_cam.vision.reader writes (kept in step with it by the batch test in
 # test_reader.py, which checks every reason read from generated throws is translated)
@@ -41,7 +41,8 @@ CASES = [
     ("빽도 mark may be hidden: an end of stick 4 lies under or against another stick", "4번 윷의 한쪽 끝"),
     ("빽도 mark may be missed: stick 1 was read on 76% of a stick's length", "1번 윷이 길이의 76%만 보였습니다"),
     ("2 stick(s) seen only in small part", "윷 2개가 조금만 보입니다"),
-    ("a stick stands on its edge (too narrow for its length)", "옆으로 서 있는"),
+    ("stick 3: stands on its edge (too narrow for its length)", "3번 윷이 옆으로 서 있는"),
+    ("a stick stands on its edge (too narrow for its length)", "윷 하나가 옆으로 서 있는"),  # an older record
     ("stick 4: off the mat but seen only in part (62% of a stick's length): is it a stick? (낙 rests on it)",
      "멍석 밖에는 4번 윷만 있는데 일부만 보입니다 (길이의 62%)"),
     ("stick 2: off the mat and of the floor's colour (a shade?): is it a stick? (낙 rests on it)",
@@ -97,3 +98,16 @@ def test_which_reasons_doubt_the_mark(reason: str) -> None:
 
 def test_an_unknown_reason_is_kept_as_it_is() -> None:
     assert korean("something new") == "something new"
+
+
+@pytest.mark.parametrize(("reasons", "sticks"), [
+    (("stick 2: face unsure (margin 0.10)",), {1}),
+    (("stick 1: just off the mat (4 px from its outline), check it does not touch the mat",
+      "빽도 mark not learned at calibration: is stick 3 (배 up) the marked stick? (빽도 or 도)"), {0, 2}),
+    (("stick 4: stands on its edge (too narrow for its length)", "stick 4: glare over the stick"), {3}),
+    (("6 stick-like regions, expected 4 (kept the 4 likeliest)", "only 3 stick(s) found",
+      "a region of 2.1 sticks' area with 1 stick(s)' outline split into 2 to make four"), set()),
+    ((), set()),
+])
+def test_the_sticks_a_reading_asks_about(reasons: tuple[str, ...], sticks: set[int]) -> None:
+    assert asked_sticks(reasons) == sticks

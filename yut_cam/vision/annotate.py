@@ -2,8 +2,9 @@
 
 OpenCV cannot draw Hangul, so the picture uses short ASCII tags with a legend line
 (the web page shows the Korean words): ``B`` = 배 (flat side up), ``D`` = 등 (round side
-up), ``*`` = the 빽도 mark, ``X`` = wholly off the mat. Colours: 배 green, 등 orange,
-off the mat red; the mat outline yellow.
+up), ``*`` = the 빽도 mark, ``X`` = wholly off the mat, ``?`` = a stick the referee is
+asked to look at (also framed in the question's red). Colours: 배 green, 등 orange, off
+the mat red; the mat outline yellow.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import numpy as np
 import numpy.typing as npt
 
 from yut_cam.vision.calibration import Calibration
+from yut_cam.vision.reasons import asked_sticks
 from yut_cam.vision.types import Reading
 
 ROMAN = {"도": "do", "개": "gae", "걸": "geol", "윷": "yut", "모": "mo", "빽도": "baekdo", "낙": "nak"}
@@ -20,9 +22,10 @@ BELLY = (60, 200, 60)
 BACK = (0, 140, 255)
 OFF = (40, 40, 230)
 MAT = (0, 220, 240)
+ASK = (0, 0, 255)  # the question's colour: the top line and the frame round a stick it names
 FONT = cv2.FONT_HERSHEY_SIMPLEX
 HEAD_LINES = 3  # the top line wraps to at most this many, so it never hides the mat
-LEGEND = "B=bae(flat up) D=deung(round up) *=baekdo mark X=off mat"
+LEGEND = "B=bae(flat up) D=deung(round up) *=baekdo mark X=off mat ?=look at it"
 # the rules' words inside the reasons (English text naming 빽도, 낙, 배 ...), longest first
 # so 빽도 is not read as 빽 + 도
 _WORDS = sorted({**ROMAN, "배": "bae", "등": "deung"}.items(), key=lambda kv: -len(kv[0]))
@@ -76,18 +79,23 @@ def annotate(image: npt.NDArray[np.uint8], reading: Reading, calibration: Calibr
     mat = np.round(np.asarray(calibration.mat_polygon) * k).astype(np.int32).reshape(-1, 1, 2)
     cv2.polylines(out, [mat], True, MAT, thick, cv2.LINE_AA)
     scale = max(0.4, w / 1600)
+    asked = asked_sticks(reading.reasons) if reading.needs_referee else frozenset()
     for i, s in enumerate(reading.sticks):
         colour = OFF if not s.on_mat else (BELLY if s.face == "배" else BACK)
         box = np.round(np.asarray(s.box)).astype(np.int32).reshape(-1, 1, 2)
         cv2.polylines(out, [box], True, colour, thick + (0 if s.confidence >= 0.8 else 1), cv2.LINE_AA)
-        tag = f"{i + 1}{'B' if s.face == '배' else 'D'}{'*' if s.marked else ''}{'X' if not s.on_mat else ''}"
+        if i in asked:
+            frame = np.round(framed(s.box, 3 * thick + 2)).astype(np.int32).reshape(-1, 1, 2)
+            cv2.polylines(out, [frame], True, ASK, thick, cv2.LINE_AA)
+        tag = (f"{i + 1}{'B' if s.face == '배' else 'D'}{'*' if s.marked else ''}{'X' if not s.on_mat else ''}"
+               f"{'?' if i in asked else ''}")
         cx, cy = np.asarray(s.box).mean(axis=0)
         org = _tag_place(i, reading, scale)
         cv2.putText(out, tag, org, FONT, scale, (0, 0, 0), thick + 2, cv2.LINE_AA)
         cv2.putText(out, tag, org, FONT, scale, colour, thick, cv2.LINE_AA)
         if s.marked:
             cv2.circle(out, (int(cx), int(cy)), max(3, int(4 * scale)), colour, -1, cv2.LINE_AA)
-    head_colour = (0, 0, 255) if reading.needs_referee else (255, 255, 255)
+    head_colour = ASK if reading.needs_referee else (255, 255, 255)
     step = int(28 * scale) + 4
     lines = [(line, step * (n + 1), head_colour)
              for n, line in enumerate(wrapped(headline(reading), w - 16, scale, thick + 3))]
@@ -95,6 +103,18 @@ def annotate(image: npt.NDArray[np.uint8], reading: Reading, calibration: Calibr
         cv2.putText(out, text, (8, y), FONT, scale, (0, 0, 0), thick + 3, cv2.LINE_AA)
         cv2.putText(out, text, (8, y), FONT, scale, colour, thick, cv2.LINE_AA)
     return out
+
+
+def framed(box: tuple[tuple[float, float], ...], gap: float) -> npt.NDArray[np.float64]:
+    """The corners of a frame ``gap`` px outside the rectangle ``box`` (four corners in order)
+    on every side."""
+    corners = np.asarray(box, np.float64)
+    out = []
+    for k, p in enumerate(corners):
+        # each corner moves on out along both sides that meet at it
+        sides = (p - corners[k - 1], p - corners[(k + 1) % 4])
+        out.append(p + sum(d / max(float(np.linalg.norm(d)), 1e-6) for d in sides) * gap)
+    return np.asarray(out, np.float64)
 
 
 def _tag_place(i: int, reading: Reading, scale: float) -> tuple[int, int]:

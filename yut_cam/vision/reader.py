@@ -732,7 +732,7 @@ def _read_stick(scene: _Scene, i: int) -> _StickRead:
         rect._replace(length=2.0 * cal.stick_length - rect.length), scene.mat)
     off, edge = edge_call(depth, reach, cal.stick_width, cal.mat_doubt)
     unlike = ""
-    on_edge = "a stick stands on its edge (too narrow for its length)"
+    on_edge = f"stick {i + 1}: stands on its edge (too narrow for its length)"
     if f.narrow and not off:
         # its face is in doubt, which does not matter once another stick is surely off
         doubts.append(on_edge)

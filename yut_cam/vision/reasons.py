@@ -9,6 +9,7 @@ naming the stick by the number drawn beside its box in the annotated picture.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 
 _KOREAN: tuple[tuple[re.Pattern[str], str], ...] = tuple((re.compile(p), k) for p, k in (
     (r"^stick (\d+): at the mat's edge", r"\1번 윷이 멍석 가장자리에 있습니다: 멍석에 닿았는지 보세요 (닿지 않았으면 낙)"),
@@ -50,7 +51,8 @@ _KOREAN: tuple[tuple[re.Pattern[str], str], ...] = tuple((re.compile(p), k) for 
     (r"^빽도 mark may be missed: stick (\d+) was read on (\d+%)",
      r"빽도 표시를 놓쳤을 수 있습니다: \1번 윷이 길이의 \2만 보였습니다 (끝에 표시가 있는지 보세요)"),
     (r"^(\d+) stick\(s\) seen only in small part", r"윷 \1개가 조금만 보입니다"),
-    (r"^a stick stands on its edge", "윷 하나가 옆으로 서 있는 것 같습니다"),
+    (r"^stick (\d+): stands on its edge", r"\1번 윷이 옆으로 서 있는 것 같습니다"),
+    (r"^a stick stands on its edge", "윷 하나가 옆으로 서 있는 것 같습니다"),  # records before it named the stick
     (r"^a region of ([\d.]+) sticks' area read as one stick", r"윷 \1개 크기의 덩어리를 윷 하나로 읽었습니다"),
     (r"^(\d+) sticks merged beyond clean separation", r"윷 \1개가 붙어 있어 깨끗이 나누지 못했습니다"),
     (r"^(\d+) touching sticks: two of the boxes they were split into lie on one place",
@@ -97,6 +99,15 @@ def doubts_mark(reason: str) -> bool:
     """Whether ``reason`` (one of ``Reading.reasons``) doubts the 빽도 mark or the sight of a
     stick's ends."""
     return _DOUBTS_MARK.match(reason) is not None
+
+
+_NAMES_STICK = re.compile(r"\bstick (\d+)\b")
+
+
+def asked_sticks(reasons: Iterable[str]) -> frozenset[int]:
+    """The sticks that ``reasons`` (``Reading.reasons``) ask the referee to look at, by their
+    index in ``Reading.sticks`` (each reason names its stick by number, from 1)."""
+    return frozenset(int(m.group(1)) - 1 for reason in reasons for m in _NAMES_STICK.finditer(reason))
 
 
 def korean(reason: str) -> str:
