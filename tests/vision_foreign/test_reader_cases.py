@@ -172,3 +172,17 @@ def test_a_dark_glyph_at_the_tip_is_learned_and_never_missed_unasked() -> None:
     assert records[5]["truth"] == "빽도" and records[5]["case"] == "touching"
     for rec in records:
         assert rec["read"] == rec["truth"] or rec["flagged"], rec
+
+
+def test_a_mark_at_the_tip_past_a_short_box_is_read() -> None:
+    """Independent renderer, venue 44014 (fresh seed 44), throw 4: the mark is a pink dot at
+    the very tip of a pale green stick on a brown mat. The stick's box stopped 4% short of
+    that tip, and the window the mark is read in went on past the box only over the stick's
+    body colour, so it stopped at the dot: 빽도 came out as 도, unflagged. Read over the dot
+    (as far as the box is short of a stick), it is 빽도, asked about since the dot reads only a
+    little over the mark's threshold."""
+    from bench.foreign_scenes import run_style as run_foreign
+
+    rec = run_foreign((44014, 5, None, False))[4]
+    assert rec["truth"] == "빽도"
+    assert rec["read"] == "빽도", rec
