@@ -842,10 +842,11 @@ def _read_marks(image: npt.NDArray[np.uint8], rect: F.Rect, across: float,
 
     The ends are read on the box's inner 94%, and further out, up to ``MARK_REACH`` of its
     length and no longer than a stick, where the stick's own body goes on (a box a little
-    short of a tip would leave a mark there out): pixels of its colour, or of the venue's
-    mark, that are foreground (``stick_px``, work size: not the mat, nor shade on it). Pixels near another stick
-    (``near``, work size) are left out unless they show this stick's own body or a mark on
-    it: a 배 stick lying on a 등 one shows its end. ``differs`` (work size) is what differs
+    short of a tip would leave a mark there out): pixels of its colour that are foreground
+    (``stick_px``, work size: not the mat, nor shade on it), or of the venue's mark, as far
+    as the box is short of a stick. Pixels near another stick (``near``, work size) are left
+    out unless they show this stick's own body or a mark on it: a 배 stick lying on a 등 one
+    shows its end. ``differs`` (work size) is what differs
     from the empty mat at all: only such pixels can be the mark. ``lights``: the light on
     the stick now and the empty mat's at calibration there (the tips are read against it)."""
     reach = 1.0 + 2.0 * MARK_REACH
