@@ -587,6 +587,21 @@ def test_the_top_line_wraps_to_the_pictures_width(width: int, scale: float, thic
         assert lines[-1].endswith("...") and LONG.startswith(lines[0].removesuffix("..."))
 
 
+@pytest.mark.parametrize("width", [640, 1280])
+def test_the_legends_outline_stays_on_its_letters(cal: Calibration, width: int) -> None:
+    # a camera's small stream at 640 px draws thin letters: their black outline must not
+    # drift off them along the line (a thicker stroke spaces OpenCV's letters wider)
+    from yut_cam.vision.types import Reading
+
+    grey = np.full((width * 9 // 16, width, 3), 128, np.uint8)
+    out = annotate(grey, Reading(result="도", confidence=1.0, needs_referee=False), cal)
+    rows = out[-30:]
+    white = np.nonzero((rows > 200).all(axis=2).any(axis=0))[0]
+    black = np.nonzero((rows < 40).all(axis=2).any(axis=0))[0]
+    assert len(white) and len(black)
+    assert black.max() - white.max() <= 4 and white.min() - black.min() <= 4
+
+
 def test_a_long_question_stays_inside_the_picture(cal: Calibration) -> None:
     img = S.render(S.four("배등등등", 0, seed=2), seed=12)
     r = read_image(img, cal)

@@ -91,8 +91,7 @@ def annotate(image: npt.NDArray[np.uint8], reading: Reading, calibration: Calibr
                f"{'?' if i in asked else ''}")
         cx, cy = np.asarray(s.box).mean(axis=0)
         org = _tag_place(i, reading, scale)
-        cv2.putText(out, tag, org, FONT, scale, (0, 0, 0), thick + 2, cv2.LINE_AA)
-        cv2.putText(out, tag, org, FONT, scale, colour, thick, cv2.LINE_AA)
+        outlined(out, tag, org, scale, colour, thick, 1)
         if s.marked:
             cv2.circle(out, (int(cx), int(cy)), max(3, int(4 * scale)), colour, -1, cv2.LINE_AA)
     head_colour = ASK if reading.needs_referee else (255, 255, 255)
@@ -100,9 +99,21 @@ def annotate(image: npt.NDArray[np.uint8], reading: Reading, calibration: Calibr
     lines = [(line, step * (n + 1), head_colour)
              for n, line in enumerate(wrapped(headline(reading), w - 16, scale, thick + 3))]
     for text, y, colour in lines + [(LEGEND, h - 8, (255, 255, 255))]:
-        cv2.putText(out, text, (8, y), FONT, scale, (0, 0, 0), thick + 3, cv2.LINE_AA)
-        cv2.putText(out, text, (8, y), FONT, scale, colour, thick, cv2.LINE_AA)
+        outlined(out, text, (8, y), scale, colour, thick, 2)
     return out
+
+
+def outlined(out: npt.NDArray[np.uint8], text: str, org: tuple[int, int], scale: float,
+             colour: tuple[int, int, int], thick: int, edge: int) -> None:
+    """Draw ``text`` in ``colour`` on a black outline ``edge`` px wide, readable on any mat.
+    The outline is the same text shifted round it: drawn thicker, OpenCV would space its
+    letters wider than the thin text's, and a long line's outline would drift off it."""
+    x, y = org
+    for dx in range(-edge, edge + 1):
+        for dy in range(-edge, edge + 1):
+            if (dx or dy) and dx * dx + dy * dy <= edge * edge + 1:
+                cv2.putText(out, text, (x + dx, y + dy), FONT, scale, (0, 0, 0), thick, cv2.LINE_AA)
+    cv2.putText(out, text, org, FONT, scale, colour, thick, cv2.LINE_AA)
 
 
 def framed(box: tuple[tuple[float, float], ...], gap: float) -> npt.NDArray[np.float64]:
