@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from bench.held_out_scenes import run_style
+from yut_cam.vision.reasons import doubts_mark
 
 
 def test_grey_stick_on_a_beige_floor_is_not_lost_as_shade() -> None:
@@ -174,15 +175,32 @@ def test_a_dark_glyph_at_the_tip_is_learned_and_never_missed_unasked() -> None:
         assert rec["read"] == rec["truth"] or rec["flagged"], rec
 
 
-def test_a_mark_at_the_tip_past_a_short_box_is_read() -> None:
-    """Independent renderer, venue 44014 (fresh seed 44), throw 4: the mark is a pink dot at
-    the very tip of a pale green stick on a brown mat. The stick's box stopped 4% short of
-    that tip, and the window the mark is read in went on past the box only over the stick's
-    body colour, so it stopped at the dot: 빽도 came out as 도, unflagged. Read over the dot
-    (as far as the box is short of a stick), it is 빽도, asked about since the dot reads only a
-    little over the mark's threshold."""
+@pytest.mark.parametrize(("venue", "throw", "truth"), [
+    # the mark is a pink dot at the very tip of a pale green stick on a brown mat; the box
+    # stopped 4% short of that tip, and the window the mark is read in went on past the box
+    # only over the stick's body colour: 빽도 came out as 도, unflagged
+    (44014, 4, "빽도"),
+    # a plain stick at the mat's edge, its box 5% short: read into the window, the dark floor
+    # past its tip looked like the dark mark, and 도 came out as 빽도 (the first mend did that)
+    (40038, 10, "도"),
+])
+def test_the_mark_past_a_box_short_of_a_stick_is_asked_about(venue: int, throw: int, truth: str) -> None:
+    """Independent renderer (44014 from fresh seed 44): what lies just past a box short of a
+    stick, of the mark's colour and no shade, may be the mark at the tip or the floor."""
     from bench.foreign_scenes import run_style as run_foreign
 
-    rec = run_foreign((44014, 5, None, False))[4]
-    assert rec["truth"] == "빽도"
-    assert rec["read"] == "빽도", rec
+    rec = run_foreign((venue, throw + 1, None, False))[throw]
+    assert rec["truth"] == truth
+    assert rec["read"] == truth or any(map(doubts_mark, rec["reasons"])), rec
+
+
+def test_a_plain_stick_with_both_tips_of_the_marks_colour_is_read_unasked() -> None:
+    """Independent venue 44012 (fresh seed 44), throw 0: the one 배-up stick is plain, its box
+    2% short of a stick, and both its tips (rim shade on the stick) look like the dark mark.
+    Read on past the box, both ends gain alike: no sign of a mark, and 도 is read unasked
+    (asking whenever such pixels lay past a short box asked 6-14 throws more in 600)."""
+    from bench.foreign_scenes import run_style as run_foreign
+
+    rec = run_foreign((44012, 1, None, False))[0]
+    assert rec["truth"] == "도"
+    assert rec["read"] == "도" and not rec["flagged"], rec

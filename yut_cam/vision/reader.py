@@ -136,7 +136,9 @@ MARK_REACH = 0.1
 # like the mark, may have stopped at the mark itself: a dark glyph at a tip is neither the
 # body nor, to the segmentation, the stick (fresh independent venue 34006, 빽도 read 도
 # unasked). At other venues a tip's shadow on the mat looks so as often (independent dev
-# seed 33: 10 plain 도 throws asked, no 빽도 among them)
+# seed 33: 10 plain 도 throws asked, no 빽도 among them); there only the stick's own pixels of
+# the mark's colour (no shade) past a box short of a stick, as far as it is short, are asked
+# about (``_read_marks``)
 MARK_SHORT = 0.05
 MARK_BEYOND = 0.25
 # an end that reads this many times as mark-like as the marked end did at calibration shows
@@ -602,6 +604,7 @@ class _StickRead:
     beyond: float  # 배 up, the venue's mark: how mark-like what lies past a window short of a stick is
     lightness: float  # 배 up, the venue's mark: lightness against the marked stick's at calibration
     mark_rows: float  # 배 up, the venue's mark: the share of rows across the stick mark-like at its more marked end
+    past_tip: float  # 배 up, the venue's mark: its score read on past a box short of a stick (_Marks.past_tip)
     doubts: tuple[str, ...]  # about its face (moot once a stick is surely off the mat)
     edge: str  # what to ask about it lying on or off the mat ("" if nothing)
     off: bool  # surely off the mat
@@ -706,7 +709,7 @@ def _read_stick(scene: _Scene, i: int) -> _StickRead:
     # a stick seen whole, apart from the others and like a face can teach the face model
     # once the referee confirms the throw (yut_cam.vision.learning)
     teaches = not (f.merged or f.partial or glare) and visible >= 0.95 and novelty <= NOVELTY
-    mark_share, box_share, lightness, beyond, mark_rows = 0.0, 1.0, 1.0, 0.0, 1.0
+    mark_share, box_share, lightness, beyond, mark_rows, past_tip = 0.0, 1.0, 1.0, 0.0, 1.0, 0.0
     end_seen = min(float(clear[int(PATCH_SIZE[1] * 0.25):int(PATCH_SIZE[1] * 0.75), cols].mean())
                    for cols in F.end_slices(PATCH_SIZE[0]))
     candidate_scores: tuple[float, ...] | None = None
@@ -722,7 +725,7 @@ def _read_stick(scene: _Scene, i: int) -> _StickRead:
         read = _read_marks(image, rect_m, across, (light, mat_light), near, scene.differs, scene.fg_raw, s, cal, models)
         if cal.mark is not None:
             mark_share, end_seen, lightness, beyond = read.shares[0], read.end_seen, read.lightness, read.beyond
-            mark_rows = read.rows
+            mark_rows, past_tip = read.rows, read.past_tip
             box_share = rect_m.length / cal.stick_length
         else:
             candidate_scores = tuple(round(x, 4) for x in read.shares)
@@ -758,7 +761,7 @@ def _read_stick(scene: _Scene, i: int) -> _StickRead:
                            confidence=round(conf, 3), score=score,
                            features=tuple(map(float, features)) if teaches else None, mark_scores=candidate_scores)
     return _StickRead(reading, margin, mark_share, end_seen, f.faint_ends, box_share, beyond, lightness, mark_rows,
-                      tuple(doubts), edge, off, unlike)
+                      past_tip, tuple(doubts), edge, off, unlike)
 
 
 def _face_band(image: npt.NDArray[np.uint8], rect: F.Rect, cal: Calibration, across: float, light: F.F32,
@@ -806,7 +809,7 @@ def _mark_doubt(i: int, stick: _StickRead, merged: bool, cal: Calibration) -> st
         return f"빽도 mark may be hidden: an end of stick {i + 1} lies under or against another stick"
     if stick.box_share < MARK_BOX_SHARE:
         return f"빽도 mark may be missed: stick {i + 1} was read on {stick.box_share:.0%} of a stick's length"
-    if stick.beyond >= MARK_BEYOND:
+    if stick.beyond >= MARK_BEYOND or stick.past_tip > lo * thr:
         return (f"빽도 mark may be missed: stick {i + 1} was read short of a stick's length, where something"
                 " like the mark goes on")
     if not F.MARK_LIGHTNESS[0] <= stick.lightness <= F.MARK_LIGHTNESS[1]:
@@ -830,6 +833,9 @@ class _Marks(NamedTuple):
     # what lies past its ends is at most (0 if the window is long)
     beyond: float
     rows: float  # the first mark: the share of the rows across the stick mark-like at its more marked end
+    # the venue's mark, read again on past a box short of a stick over pixels of its colour
+    # (0 if the box is a stick long or none go on)
+    past_tip: float
 
 
 def _read_marks(image: npt.NDArray[np.uint8], rect: F.Rect, across: float,
@@ -843,10 +849,9 @@ def _read_marks(image: npt.NDArray[np.uint8], rect: F.Rect, across: float,
     The ends are read on the box's inner 94%, and further out, up to ``MARK_REACH`` of its
     length and no longer than a stick, where the stick's own body goes on (a box a little
     short of a tip would leave a mark there out): pixels of its colour that are foreground
-    (``stick_px``, work size: not the mat, nor shade on it), or of the venue's mark, as far
-    as the box is short of a stick. Pixels near another stick (``near``, work size) are left
-    out unless they show this stick's own body or a mark on it: a 배 stick lying on a 등 one
-    shows its end. ``differs`` (work size) is what differs
+    (``stick_px``, work size: not the mat, nor shade on it). Pixels near another stick
+    (``near``, work size) are left out unless they show this stick's own body or a mark on
+    it: a 배 stick lying on a 등 one shows its end. ``differs`` (work size) is what differs
     from the empty mat at all: only such pixels can be the mark. ``lights``: the light on
     the stick now and the empty mat's at calibration there (the tips are read against it)."""
     reach = 1.0 + 2.0 * MARK_REACH
@@ -881,28 +886,31 @@ def _read_marks(image: npt.NDArray[np.uint8], rect: F.Rect, across: float,
     goes_on = ((own > 0) & stick_here)[rows_mid].mean(axis=0) >= 0.3
     lo, hi = int(round(b0 + box * 0.03)), int(round(n - b0 - box * 0.03))
     longest = box * cal.stick_length / rect.length
-    # ... and over the venue's mark, by as much as the box is short of a stick: a mark
-    # painted at a tip is no body colour, and a box stopped short of it left it out (fresh
-    # independent venue 44014: a pink dot at the tip on a brown mat, the box 4% short, 빽도
-    # read 도 unasked). Only the stick's own pixels count, not shade on the mat past a tip; and
-    # not past a box a stick long, whose tips it holds: there a pale stick's rim blurred over
-    # a red border band looks like a red mark (held-out 39520/6)
-    mark_on = np.zeros(n, bool)
+    while lo > 0 and goes_on[lo - 1] and hi - lo < longest:
+        lo -= 1
+    while hi < n and goes_on[hi] and hi - lo < longest:
+        hi += 1
+    # a box short of a stick may have stopped at a mark painted at the tip, no body colour
+    # (fresh independent venue 44014: a pink dot at the tip on a brown mat, the box 4% short,
+    # 빽도 read 도 unasked): the window read again on past it over the stick's own pixels (not
+    # shade on the mat) of the venue's mark colour, each end as far as the box is short. What
+    # that finds is asked about, not read: the dark floor past a plain stick's tip at the
+    # mat's edge looks so too (independent 40038/10)
+    tip_window = slice(lo, hi)
     room = int(round(longest - box))
     if cal.mark is not None and marks[0] is cal.mark and room > 0:
         mark_now = F.relative_mark(np.asarray(cal.mark.mark_lab, np.float64), _mark_body(cal, cal.mark), body)
-        mark_on = (F.mark_like(lab, body, mark_now) & stick_here)[rows_mid].mean(axis=0) >= 0.3
-    lo_room = hi_room = room  # which end the box fell short of is not known
-    while lo > 0 and (goes_on[lo - 1] or (mark_on[lo - 1] and lo_room > 0)) and hi - lo < longest:
-        lo -= 1
-        lo_room -= int(not goes_on[lo])
-    while hi < n and (goes_on[hi] or (mark_on[hi] and hi_room > 0)) and hi - lo < longest:
-        hi_room -= int(not goes_on[hi])
-        hi += 1
+        tip_like = (F.mark_like(lab, body, mark_now) & stick_here)[rows_mid].mean(axis=0) >= 0.3
+        lo2, hi2 = lo, hi
+        while lo2 > max(0, lo - room) and tip_like[lo2 - 1] and hi2 - lo2 < longest:
+            lo2 -= 1
+        while hi2 < min(n, hi + room) and tip_like[hi2] and hi2 - lo2 < longest:
+            hi2 += 1
+        tip_window = slice(lo2, hi2)
     window = slice(lo, hi)
     # a window longer than the stick has floor or another stick past a tip: trim it there
     trim = max(0.0, 1.0 - cal.stick_length / ((hi - lo) / box * rect.length)) + 0.04
-    shares, beyond, mark_rows = [], 0.0, 1.0
+    shares, beyond, mark_rows, past_tip = [], 0.0, 1.0, 0.0
     missing = int(round(longest - (hi - lo)))
     for mark in marks:
         # the mark as it looks on this body: what light correction left over tints both
@@ -912,11 +920,11 @@ def _read_marks(image: npt.NDArray[np.uint8], rect: F.Rect, across: float,
         looks = [F.relative_mark(mark_then, then, body), F.sheen_mark(mark_then, then, body)]
         share = 0.0
         for mark_lab in (m for m in looks if m is not None):
-            ends = F.end_marks(np.ascontiguousarray(patch[:, window]), body, mark_lab,
-                               valid=np.ascontiguousarray(valid[:, window]),
-                               foreground=np.ascontiguousarray(differ[:, window]), max_trim=trim,
-                               mat=np.ascontiguousarray(mat[:, window]))
+            ends = _ends(patch, valid, differ, mat, window, body, mark_lab, trim)
             apart = abs(ends.shares[0] - ends.shares[1])
+            if mark is marks[0] and tip_window != window:
+                tip = _ends(patch, valid, differ, mat, tip_window, body, mark_lab, trim).shares
+                past_tip = max(past_tip, abs(tip[0] - tip[1]))
             if apart > share and mark is marks[0]:
                 mark_rows = ends.rows[int(ends.shares[1] > ends.shares[0])]
             share = max(share, apart)
@@ -929,7 +937,17 @@ def _read_marks(image: npt.NDArray[np.uint8], rect: F.Rect, across: float,
     inside = valid[rows_mid, window]
     seen = min(float(inside[:, cols].mean()) for cols in F.end_slices(hi - lo))
     lightness = float(body[0]) / max(float(_mark_body(cal, marks[0])[0]), 1.0) if marks else 1.0
-    return _Marks(shares, seen, lightness, beyond, mark_rows)
+    return _Marks(shares, seen, lightness, beyond, mark_rows, past_tip)
+
+
+def _ends(patch: npt.NDArray[np.uint8], valid: npt.NDArray[np.uint8], differ: npt.NDArray[np.uint8],
+          mat: npt.NDArray[np.uint8], window: slice, body: npt.NDArray[np.float64],
+          mark_lab: npt.NDArray[np.float64], trim: float) -> F.EndMarks:
+    """:func:`F.end_marks` of the columns ``window`` of a 배-up stick's patch."""
+    return F.end_marks(np.ascontiguousarray(patch[:, window]), body, mark_lab,
+                       valid=np.ascontiguousarray(valid[:, window]),
+                       foreground=np.ascontiguousarray(differ[:, window]), max_trim=trim,
+                       mat=np.ascontiguousarray(mat[:, window]))
 
 
 def _between_edges(own: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8]:
