@@ -136,9 +136,9 @@ MARK_REACH = 0.1
 # like the mark, may have stopped at the mark itself: a dark glyph at a tip is neither the
 # body nor, to the segmentation, the stick (fresh independent venue 34006, 빽도 read 도
 # unasked). At other venues a tip's shadow on the mat looks so as often (independent dev
-# seed 33: 10 plain 도 throws asked, no 빽도 among them); there only the stick's own pixels of
-# the mark's colour (no shade) past a box short of a stick, as far as it is short, are asked
-# about (``_read_marks``)
+# seed 33: 10 plain 도 throws asked, no 빽도 among them); there a lone 배 stick is asked about
+# only when the mark reads on the window read on past a box short of a stick, over the stick's
+# own pixels (no shade) of the mark's colour (``_read_marks``)
 MARK_SHORT = 0.05
 MARK_BEYOND = 0.25
 # an end that reads this many times as mark-like as the marked end did at calibration shows
