@@ -105,14 +105,22 @@ def annotate(image: npt.NDArray[np.uint8], reading: Reading, calibration: Calibr
 
 def outlined(out: npt.NDArray[np.uint8], text: str, org: tuple[int, int], scale: float,
              colour: tuple[int, int, int], thick: int, edge: int) -> None:
-    """Draw ``text`` in ``colour`` on a black outline ``edge`` px wide, readable on any mat.
-    The outline is the same text shifted round it: drawn thicker, OpenCV would space its
-    letters wider than the thin text's, and a long line's outline would drift off it."""
+    """Draw ``text`` in ``colour`` on a black outline ``edge`` px wide on the BGR picture ``out``,
+    readable on any mat.
+    The outline is the thin text's own strokes grown by ``edge``: drawn thicker, OpenCV
+    would space its letters wider than the thin text's, and a long line's outline would
+    drift off it."""
+    (tw, th), base = cv2.getTextSize(text, FONT, scale, thick)
     x, y = org
-    for dx in range(-edge, edge + 1):
-        for dy in range(-edge, edge + 1):
-            if (dx or dy) and dx * dx + dy * dy <= edge * edge + 1:
-                cv2.putText(out, text, (x + dx, y + dy), FONT, scale, (0, 0, 0), thick, cv2.LINE_AA)
+    pad = edge + thick + 2
+    h, w = out.shape[:2]
+    y0, y1, x0, x1 = max(0, y - th - pad), min(h, y + base + pad), max(0, x - pad), min(w, x + tw + pad)
+    if y1 > y0 and x1 > x0:
+        strokes = np.zeros((y1 - y0, x1 - x0), np.uint8)
+        cv2.putText(strokes, text, (x - x0, y - y0), FONT, scale, 255, thick, cv2.LINE_AA)
+        grown = cv2.dilate(strokes, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * edge + 1, 2 * edge + 1)))
+        keep = cv2.merge([255 - grown] * 3)
+        out[y0:y1, x0:x1] = cv2.multiply(out[y0:y1, x0:x1], keep, scale=1.0 / 255.0)
     cv2.putText(out, text, org, FONT, scale, colour, thick, cv2.LINE_AA)
 
 
