@@ -886,10 +886,7 @@ def _read_marks(image: npt.NDArray[np.uint8], rect: F.Rect, across: float,
     goes_on = ((own > 0) & stick_here)[rows_mid].mean(axis=0) >= 0.3
     lo, hi = int(round(b0 + box * 0.03)), int(round(n - b0 - box * 0.03))
     longest = box * cal.stick_length / rect.length
-    while lo > 0 and goes_on[lo - 1] and hi - lo < longest:
-        lo -= 1
-    while hi < n and goes_on[hi] and hi - lo < longest:
-        hi += 1
+    lo, hi = _grown(goes_on, lo, hi, (0, n), longest)
     # a box short of a stick may have stopped at a mark painted at the tip, no body colour
     # (fresh independent venue 44014: a pink dot at the tip on a brown mat, the box 4% short,
     # 빽도 read 도 unasked): the window read again on past it over the stick's own pixels (not
@@ -901,12 +898,7 @@ def _read_marks(image: npt.NDArray[np.uint8], rect: F.Rect, across: float,
     if cal.mark is not None and marks[0] is cal.mark and room > 0:
         mark_now = F.relative_mark(np.asarray(cal.mark.mark_lab, np.float64), _mark_body(cal, cal.mark), body)
         tip_like = (F.mark_like(lab, body, mark_now) & stick_here)[rows_mid].mean(axis=0) >= 0.3
-        lo2, hi2 = lo, hi
-        while lo2 > max(0, lo - room) and tip_like[lo2 - 1] and hi2 - lo2 < longest:
-            lo2 -= 1
-        while hi2 < min(n, hi + room) and tip_like[hi2] and hi2 - lo2 < longest:
-            hi2 += 1
-        tip_window = slice(lo2, hi2)
+        tip_window = slice(*_grown(tip_like, lo, hi, (max(0, lo - room), min(n, hi + room)), longest))
     window = slice(lo, hi)
     # a window longer than the stick has floor or another stick past a tip: trim it there
     trim = max(0.0, 1.0 - cal.stick_length / ((hi - lo) / box * rect.length)) + 0.04
@@ -938,6 +930,17 @@ def _read_marks(image: npt.NDArray[np.uint8], rect: F.Rect, across: float,
     seen = min(float(inside[:, cols].mean()) for cols in F.end_slices(hi - lo))
     lightness = float(body[0]) / max(float(_mark_body(cal, marks[0])[0]), 1.0) if marks else 1.0
     return _Marks(shares, seen, lightness, beyond, mark_rows, past_tip)
+
+
+def _grown(goes_on: npt.NDArray[np.bool_], lo: int, hi: int, bounds: tuple[int, int],
+           longest: float) -> tuple[int, int]:
+    """The columns ``[lo, hi)`` grown out at each end while ``goes_on`` there, within
+    ``bounds``, and no longer than ``longest``."""
+    while lo > bounds[0] and goes_on[lo - 1] and hi - lo < longest:
+        lo -= 1
+    while hi < bounds[1] and goes_on[hi] and hi - lo < longest:
+        hi += 1
+    return lo, hi
 
 
 def _ends(patch: npt.NDArray[np.uint8], valid: npt.NDArray[np.uint8], differ: npt.NDArray[np.uint8],
