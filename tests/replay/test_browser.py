@@ -134,8 +134,10 @@ def test_throw_step_shows_the_capture_with_the_reading(served: dict[str, Any], c
     page.wait_for_selector("body[data-ready='1']")
     assert page.get_attribute("#capture", "data-capture") == str(throw.capture)
     page.wait_for_function("document.querySelectorAll('#reading-svg polygon').length === 4")
+    # the two pictures load independently of the boxes drawn over them: wait for both
+    page.wait_for_function("['settled-img', 'annotated-img'].every(id => document.getElementById(id).complete)")
     assert page.eval_on_selector("#settled-img", "i => i.naturalWidth") == 640
-    assert page.eval_on_selector("#annotated-img", "i => i.complete && i.naturalWidth") == 640
+    assert page.eval_on_selector("#annotated-img", "i => i.naturalWidth") == 640
     assert "개" in page.text_content("#reading-svg .reading-result")
     assert page.locator("#capture-why li").all_inner_texts() == ["3번 윷의 배·등이 확실하지 않습니다"]
     # the boxes are numbered as the reasons name them
@@ -144,6 +146,7 @@ def test_throw_step_shows_the_capture_with_the_reading(served: dict[str, Any], c
     page.wait_for_selector("#clip-controls:not([hidden])")
     page.click("#clip-play")  # the server decodes the AVI into frames; the page flips them
     page.wait_for_function("document.getElementById('clip-pos').textContent === '7 / 7'")
+    page.wait_for_function("document.getElementById('clip-frames').complete")
     assert page.eval_on_selector("#clip-frames", "i => i.naturalWidth") == 160
     page.screenshot(path=str(Path("/tmp") / "replay-browser-test.png"))
     page.keyboard.press("ArrowRight")  # the next step still shows this throw, marked as the last one
