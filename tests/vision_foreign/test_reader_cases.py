@@ -204,3 +204,21 @@ def test_a_plain_stick_with_both_tips_of_the_marks_colour_is_read_unasked() -> N
     rec = run_foreign((44012, 1, None, False))[0]
     assert rec["truth"] == "도"
     assert rec["read"] == "도" and not rec["flagged"], rec
+
+
+@pytest.mark.parametrize(("venue", "throw"), [
+    # a dark knot near the tip of the one plain 배 stick, 0.69 and 0.64 as mark-like as the
+    # venue's dark X at calibration (fresh seed 45)
+    (45015, 0), (45018, 8),
+    # a plain stick's end over the mat's red border: 0.36 as mark-like as the red mark
+    (43004, 10),
+])
+def test_an_end_far_less_marked_than_the_mark_is_asked_about(venue: int, throw: int) -> None:
+    """Independent renderer: an end well over the mark's threshold but reading under 0.7 of
+    the mark's share of its end at calibration may be a knot or a speck, not the mark: each of
+    these was 도 read 빽도 unasked."""
+    from bench.foreign_scenes import run_style as run_foreign
+
+    rec = run_foreign((venue, throw + 1, None, False))[throw]
+    assert rec["truth"] == "도"
+    assert rec["read"] == "도" or any(map(doubts_mark, rec["reasons"])), rec

@@ -394,6 +394,22 @@ def test_an_end_far_more_marked_than_the_mark_is_asked_about(seed: int, radius: 
         assert r.reasons[0].startswith("빽도 mark unsure: an end of stick 1 reads") and r.alternatives == ("도",)
 
 
+@pytest.mark.parametrize("seed", [0, 1, 2])
+@pytest.mark.parametrize("radius, asked", [(5, False), (3, True)])
+def test_an_end_far_less_marked_than_the_mark_is_asked_about(cal: Calibration, seed: int, radius: int,
+                                                             asked: bool) -> None:
+    """The mark learned at calibration is a dot of radius 5; in a throw the lone 배 stick's end
+    carries it (빽도, read unasked) or a dot of radius 3, well over the threshold but reading
+    under 0.7 of the mark's share of the end: a knot or a speck of its colour as likely as the
+    mark (independent 45015/0, 45018/8: a knot at a plain stick's end read 빽도 unasked)."""
+    sticks = [S.Stick(s.cx, s.cy, s.angle, s.face, s.marked, mark_radius=radius)
+              for s in S.four("배등등등", 0, seed=seed)]
+    r = read_image(S.render(sticks, seed=seed + 10), cal)
+    assert (r.result, r.needs_referee) == ("빽도", asked), r.reasons
+    if asked:
+        assert r.reasons[0].startswith("빽도 mark unsure: an end of stick 1 reads only") and r.alternatives == ("도",)
+
+
 @pytest.mark.parametrize(("seed", "side", "thick"), [(2, 5, 2), (4, 4, 1), (4, 5, 2)])
 def test_a_thin_line_along_a_plain_sticks_end_is_asked_about(cal: Calibration, seed: int, side: int,
                                                               thick: int) -> None:

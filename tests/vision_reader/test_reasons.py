@@ -35,6 +35,8 @@ CASES = [
      "3번 윷이 보정 때의 빽도 윷보다 훨씬 어둡거나 밝게 보입니다 (0.5배)"),
     ("빽도 mark unsure: an end of stick 2 reads 3.4 times as marked as the mark did at calibration (shade or the mat's"
      " border at it?)", "빽도 표시가 확실하지 않습니다: 2번 윷의 끝이 보정 때의 빽도 표시보다 훨씬 넓게 표시처럼 보입니다 (3.4배)"),
+    ("빽도 mark unsure: an end of stick 4 reads only 64% as marked as the mark did at calibration (a knot or a speck"
+     " of its colour?)", "빽도 표시가 확실하지 않습니다: 4번 윷의 끝이 보정 때의 빽도 표시보다 훨씬 좁게만 표시처럼 보입니다 (64%)"),
     ("빽도 mark unsure: what looks like the mark at an end of stick 3 is a thin line along it (17% of its width; a"
      " shade's edge?)", "빽도 표시가 확실하지 않습니다: 3번 윷 끝의 표시 같은 것이 윷을 따라 난 가는 선입니다 (폭의 17%"),
     ("빽도 mark unsure: stick 2 shows only faintly at its ends", "2번 윷의 끝이 멍석과 거의 같은 색이라"),

@@ -148,6 +148,12 @@ MARK_BEYOND = 0.25
 # dev seeds, those at a mark of a fifth of its end or more read at most 2.3 times; smaller
 # marks (38507's was 18%) may read more (independent 34022/12, a 16% mark: 3.2 times, asked)
 MARK_GROWN = 3.0
+# an end that reads under this share of what the marked end did at calibration shows less than
+# the mark: a knot or a speck of the mark's colour at a plain stick's end (fresh independent
+# 45015/0 and 45018/8, a dark knot 0.64-0.69 of an X mark; 43004/10, a plain end over the
+# mat's red border, 0.36 of a red mark: 도 read 빽도 unasked). Of 450 true 빽도 read unasked on
+# 8 scene seeds (independent 41-45, held-out 42-44), 17 read under it
+MARK_SHRUNK = 0.7
 # mark-like pixels at an end that span fewer than this share of the rows across the stick
 # lie on a thin line along it, no mark painted across it: a shade's edge or the mat's dark
 # rim along a side of a box a little askew (held-out 39532/10 and 40501/10: 도 read 빽도
@@ -804,6 +810,9 @@ def _mark_doubt(i: int, stick: _StickRead, merged: bool, cal: Calibration) -> st
         if stick.mark_rows < MARK_ROWS:
             return (f"빽도 mark unsure: what looks like the mark at an end of stick {i + 1} is a thin line along it"
                     f" ({stick.mark_rows:.0%} of its width; a shade's edge?)")
+        if share < MARK_SHRUNK * cal.mark.marked_fraction:
+            return (f"빽도 mark unsure: an end of stick {i + 1} reads only {share / cal.mark.marked_fraction:.0%} as marked"
+                    " as the mark did at calibration (a knot or a speck of its colour?)")
         return ""
     if stick.end_seen < 0.7:  # a mark seen clearly is seen
         return f"빽도 mark may be hidden: an end of stick {i + 1} lies under or against another stick"

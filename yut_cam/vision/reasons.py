@@ -37,6 +37,9 @@ _KOREAN: tuple[tuple[re.Pattern[str], str], ...] = tuple((re.compile(p), k) for 
      " (빽도 또는 도)"),
     (r"^빽도 mark unsure: stick (\d+) is ([\d.]+) times as light",
      r"빽도 표시가 확실하지 않습니다: \1번 윷이 보정 때의 빽도 윷보다 훨씬 어둡거나 밝게 보입니다 (\2배): 끝에 표시가 있는지 보세요"),
+    (r"^빽도 mark unsure: an end of stick (\d+) reads only (\d+%) as marked",
+     r"빽도 표시가 확실하지 않습니다: \1번 윷의 끝이 보정 때의 빽도 표시보다 훨씬 좁게만 표시처럼 보입니다 (\2):"
+     " 옹이나 얼룩이 아닌지, 끝에 표시가 있는지 보세요"),
     (r"^빽도 mark unsure: an end of stick (\d+) reads ([\d.]+) times as marked",
      r"빽도 표시가 확실하지 않습니다: \1번 윷의 끝이 보정 때의 빽도 표시보다 훨씬 넓게 표시처럼 보입니다 (\2배):"
      " 그림자나 멍석 테두리가 아닌지, 끝에 표시가 있는지 보세요"),
