@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import functools
 import json
 import math
 from collections.abc import Callable
@@ -374,40 +375,36 @@ def test_a_faint_mark_is_read_on_a_stick_in_other_light() -> None:
         assert (r.result, r.needs_referee) == (expected, False), (seed, r.reasons)
 
 
-@pytest.mark.parametrize("seed", [0, 1, 2])
-@pytest.mark.parametrize("radius, asked", [(3, False), (8, True)])
-def test_an_end_far_more_marked_than_the_mark_is_asked_about(seed: int, radius: int, asked: bool) -> None:
-    """A dot a third of the stick's width across learned at calibration; in a throw the lone 배
-    stick's end carries that dot (빽도, read unasked) or a blot of its colour over the whole end,
-    reading three times and more as mark-like (a plain stick's end on a dark border of the
-    mat's, in its shade): 빽도 or 도 is the referee's call."""
+@functools.cache
+def _small_dot_calibration() -> Calibration:
+    """A dot a third of the stick's width across (radius 3) learned at calibration."""
     empty, _, back = S.calibration_set()
     spots = [(400, 250, 20), (800, 230, 100), (420, 500, 160), (850, 520, 60)]
     belly = S.render([S.Stick(x, y, a, "배", marked=i == 2, mark_radius=3) for i, (x, y, a) in enumerate(spots)], 1)
-    cal = calibrate(empty, belly, back)
+    return calibrate(empty, belly, back)
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+@pytest.mark.parametrize(("learned", "radius", "asked"), [
+    # a blot of the mark's colour over the whole end, three times and more as mark-like as the
+    # mark (a plain stick's end on a dark border of the mat's, in its shade)
+    (3, 3, ""), (3, 8, "reads "),
+    # a dot well over the threshold but under 0.7 of the mark's share of the end: a knot or a
+    # speck of its colour (independent 45015/0, 45018/8: a knot at a plain stick's end)
+    (5, 5, ""), (5, 3, "reads only "),
+])
+def test_an_end_far_more_or_less_marked_than_the_mark_is_asked_about(request: pytest.FixtureRequest, seed: int,
+                                                                     learned: int, radius: int, asked: str) -> None:
+    """The lone 배 stick's end carries the dot learned at calibration (of radius ``learned``:
+    빽도, read unasked) or a dot of another size: 빽도 or 도 is the referee's call."""
+    cal = _small_dot_calibration() if learned == 3 else request.getfixturevalue("cal")
     assert cal.mark is not None and not cal.mark.small, cal.mark_problem
     sticks = [S.Stick(s.cx, s.cy, s.angle, s.face, s.marked, mark_radius=radius)
               for s in S.four("배등등등", 0, seed=seed)]
     r = read_image(S.render(sticks, seed=seed + 10), cal)
-    assert (r.result, r.needs_referee) == ("빽도", asked), r.reasons
+    assert (r.result, r.needs_referee) == ("빽도", bool(asked)), r.reasons
     if asked:
-        assert r.reasons[0].startswith("빽도 mark unsure: an end of stick 1 reads") and r.alternatives == ("도",)
-
-
-@pytest.mark.parametrize("seed", [0, 1, 2])
-@pytest.mark.parametrize("radius, asked", [(5, False), (3, True)])
-def test_an_end_far_less_marked_than_the_mark_is_asked_about(cal: Calibration, seed: int, radius: int,
-                                                             asked: bool) -> None:
-    """The mark learned at calibration is a dot of radius 5; in a throw the lone 배 stick's end
-    carries it (빽도, read unasked) or a dot of radius 3, well over the threshold but reading
-    under 0.7 of the mark's share of the end: a knot or a speck of its colour as likely as the
-    mark (independent 45015/0, 45018/8: a knot at a plain stick's end read 빽도 unasked)."""
-    sticks = [S.Stick(s.cx, s.cy, s.angle, s.face, s.marked, mark_radius=radius)
-              for s in S.four("배등등등", 0, seed=seed)]
-    r = read_image(S.render(sticks, seed=seed + 10), cal)
-    assert (r.result, r.needs_referee) == ("빽도", asked), r.reasons
-    if asked:
-        assert r.reasons[0].startswith("빽도 mark unsure: an end of stick 1 reads only") and r.alternatives == ("도",)
+        assert r.reasons[0].startswith(f"빽도 mark unsure: an end of stick 1 {asked}") and r.alternatives == ("도",)
 
 
 @pytest.mark.parametrize(("seed", "side", "thick"), [(2, 5, 2), (4, 4, 1), (4, 5, 2)])
