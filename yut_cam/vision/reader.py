@@ -151,8 +151,9 @@ MARK_GROWN = 3.0
 # an end that reads under this share of what the marked end did at calibration shows less than
 # the mark: a knot or a speck of the mark's colour at a plain stick's end (fresh independent
 # 45015/0 and 45018/8, a dark knot 0.64-0.69 of an X mark; 43004/10, a plain end over the
-# mat's red border, 0.36 of a red mark: 도 read 빽도 unasked). Of 450 true 빽도 read unasked on
-# 8 scene seeds (independent 41-45, held-out 42-44), 17 read under it
+# mat's red border, 0.36 of a red mark: 도 read 빽도 unasked). Of 453 lone 배 ends read as marked
+# unasked on 8 scene seeds, 17 true 빽도 read under it; on 27 seeds run in full (16,005 throws)
+# it asked 52 true 빽도 and 4 도 more (docs/reader-history.md, session 35)
 MARK_SHRUNK = 0.7
 # mark-like pixels at an end that span fewer than this share of the rows across the stick
 # lie on a thin line along it, no mark painted across it: a shade's edge or the mat's dark
