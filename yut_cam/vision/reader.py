@@ -805,14 +805,17 @@ def _mark_doubt(i: int, stick: _StickRead, merged: bool, cal: Calibration) -> st
         if cal.mark.faint:  # no surer than a speck of shade at a plain end
             return (f"빽도 mark faint at calibration ({cal.mark.marked_fraction:.0%} of its end): is stick {i + 1}"
                     " (배 up) the marked stick? (빽도 or 도)")
-        if share > MARK_GROWN * cal.mark.marked_fraction:
-            return (f"빽도 mark unsure: an end of stick {i + 1} reads {share / cal.mark.marked_fraction:.1f} times as"
+        # how much of its end the mark covers against calibration: far more or far less shows
+        # something else (a thin line first, which says more than "less")
+        size = share / cal.mark.marked_fraction
+        if size > MARK_GROWN:
+            return (f"빽도 mark unsure: an end of stick {i + 1} reads {size:.1f} times as"
                     " marked as the mark did at calibration (shade or the mat's border at it?)")
         if stick.mark_rows < MARK_ROWS:
             return (f"빽도 mark unsure: what looks like the mark at an end of stick {i + 1} is a thin line along it"
                     f" ({stick.mark_rows:.0%} of its width; a shade's edge?)")
-        if share < MARK_SHRUNK * cal.mark.marked_fraction:
-            return (f"빽도 mark unsure: an end of stick {i + 1} reads only {share / cal.mark.marked_fraction:.0%} as marked"
+        if size < MARK_SHRUNK:
+            return (f"빽도 mark unsure: an end of stick {i + 1} reads only {size:.0%} as marked"
                     " as the mark did at calibration (a knot or a speck of its colour?)")
         return ""
     if stick.end_seen < 0.7:  # a mark seen clearly is seen
