@@ -116,6 +116,12 @@ class Calibration:
     # this much at least (a stick on its edge, half as much); 0 in files from before: the
     # stick width then
     narrowest: float = 0.0
+    # learned from the referee's confirmations at an outline the reader found
+    # (yut_cam.vision.learning.learn_edge): the least distance (px) beyond it at which a whole
+    # stick was confirmed off the mat (0: none yet), and whether a stick beyond it was ever
+    # confirmed on the mat (the mat goes on past its outline somewhere: never trust it)
+    mat_off_seen: float = 0.0
+    mat_on_seen: bool = False
 
     @property
     def warnings(self) -> tuple[str, ...]:
@@ -191,6 +197,8 @@ class Calibration:
             "image_size": list(self.image_size),
             "mat_polygon": [[round(x, 1), round(y, 1)] for x, y in self.mat_polygon],
             "mat_doubt": [round(v, 1) for v in self.mat_doubt],
+            **({"mat_off_seen": round(self.mat_off_seen, 1)} if self.mat_off_seen > 0 else {}),
+            **({"mat_on_seen": True} if self.mat_on_seen else {}),
             "work_size": list(self.work_size),
             "background": background_file,
             "segment": {k: (bool(v) if isinstance(v, bool) else round(float(v), 5))
@@ -260,6 +268,11 @@ class Calibration:
         if len(doubt) != 2 or min(doubt) < 0:
             raise CalibrationError(f"{where}: mat_doubt needs 2 numbers of px >= 0 (inside, outside),"
                                    f" got {list(doubt)!r}")
+        off_seen = _num(data.get("mat_off_seen", 0.0), "mat_off_seen", where)
+        on_seen = data.get("mat_on_seen", False)
+        if off_seen < 0 or not isinstance(on_seen, bool) or (on_seen and off_seen > 0):
+            raise CalibrationError(f"{where}: mat_off_seen needs px >= 0 and mat_on_seen true or false, not both"
+                                   f" set (got {off_seen!r}, {on_seen!r})")
         seg = _field(data, "segment", where)
         try:
             segment = F.SegmentParams(
@@ -343,7 +356,8 @@ class Calibration:
                    faces=FaceModel(names, vecs[0], vecs[1], vecs[2], (sat[0], sat[1]), fit_error, samples=samples,
                                    learned=learned, direction=direction), mark=mark_model,
                    background=background, mat_doubt=(doubt[0], doubt[1]), mark_problem=mark_problem,
-                   mark_distrusted=distrusted, mark_candidates=candidates)
+                   mark_distrusted=distrusted, mark_candidates=candidates, mat_off_seen=off_seen,
+                   mat_on_seen=on_seen)
 
 
 def _mark_dict(mark: MarkModel) -> dict[str, Any]:

@@ -18,6 +18,11 @@ stick one of them reads clearly, and no other, makes that one the venue's mark (
 second that it reads fairly clearly), and a confirmed 도 whose stick a candidate reads as
 marked rules that one out (:func:`learn_mark`).
 
+Where the reader found the mat's outline itself, a border band like the floor may go on
+past it, so a stick just beyond it is asked about. A confirmed 낙 whose one stick beyond the
+outline lay a distance out shows that no band goes on that far; a confirmed throw that is no
+낙 with a stick beyond the outline shows that one does (:func:`learn_edge`).
+
 Pure functions: the live service keeps the readings, calls :func:`learn` when the referee
 confirms, and saves the calibration it returns.
 """
@@ -27,7 +32,7 @@ from __future__ import annotations
 import dataclasses
 
 from yut_cam.vision.calmodel import Calibration
-from yut_cam.vision.reasons import doubts_mark
+from yut_cam.vision.reasons import at_edge_sticks, doubts_mark
 from yut_cam.vision.types import FLAT_UP, Face, Reading
 
 # a stick read on the wrong side of the confirmed count is taken to be the one nearest to
@@ -70,7 +75,7 @@ def learn(calibration: Calibration, reading: Reading, result: str) -> Calibratio
     referee's confirmed ``result`` labels them, without its 빽도 mark if the reader was sure
     of the mark and wrong (:func:`distrust_mark`), or with a mark learned from a confirmed
     빽도 (:func:`learn_mark`); the same object when nothing changes."""
-    calibration = learn_mark(distrust_mark(calibration, reading, result), reading, result)
+    calibration = learn_edge(learn_mark(distrust_mark(calibration, reading, result), reading, result), reading, result)
     faces = confirmed_faces(reading, result)
     if faces is None:
         return calibration
@@ -78,6 +83,30 @@ def learn(calibration: Calibration, reading: Reading, result: str) -> Calibratio
     back = [s.features for f, s in zip(faces, reading.sticks) if f == "등" and s.features is not None]
     model = calibration.faces.taught(belly, back)
     return calibration if model is calibration.faces else dataclasses.replace(calibration, faces=model)
+
+
+def learn_edge(calibration: Calibration, reading: Reading, result: str) -> Calibration:
+    """At an outline the reader found (a tapped one is exact already), what the confirmed
+    ``result`` shows of where the mat ends: a throw that is no 낙 with a stick beyond the
+    outline, that the mat goes on past it (``mat_on_seen``: from then on every stick just off
+    it is asked about, until the next calibration); a 낙 with four sticks read, one of them
+    wholly beyond the outline and no other there or asked about at the edge, that no border
+    band reaches as far out as it lay (``mat_off_seen``, the least such distance). The same
+    object when nothing changes."""
+    if calibration.mat_doubt[1] <= 0.0 or calibration.mat_on_seen:
+        return calibration
+    beyond = [i for i, s in enumerate(reading.sticks) if s.outside is not None]
+    if not beyond:
+        return calibration
+    if result != "낙":
+        return dataclasses.replace(calibration, mat_on_seen=True, mat_off_seen=0.0)
+    if len(reading.sticks) != 4 or len(beyond) != 1 or at_edge_sticks(reading.reasons) - set(beyond):
+        return calibration
+    out = reading.sticks[beyond[0]].outside or 0.0
+    seen = calibration.mat_off_seen
+    if out <= 0.0 or 0.0 < seen <= out:
+        return calibration
+    return dataclasses.replace(calibration, mat_off_seen=out)
 
 
 def distrust_mark(calibration: Calibration, reading: Reading, result: str) -> Calibration:

@@ -459,16 +459,22 @@ def _relight_shade(work: npt.NDArray[np.uint8], cal: Calibration, mask: npt.NDAr
     return mask, gain, d_lum, d_chroma
 
 
-def edge_call(depth: float, reach: float, stick_width: float, doubt: tuple[float, float]) -> tuple[bool, str]:
+def edge_call(depth: float, reach: float, stick_width: float, doubt: tuple[float, float],
+              off_seen: float = 0.0) -> tuple[bool, str]:
     """Whether a stick is surely off the mat, and what to ask the referee about it ("" if
     nothing), from its box's ``depth`` inside the mat's outline (px, < 0 outside), how deep
-    the whole stick could ``reach`` (its box drawn out to a stick's length) and the outline's
-    ``doubt`` (inside, outside; none when the referee gave the outline)."""
+    the whole stick could ``reach`` (its box drawn out to a stick's length), the outline's
+    ``doubt`` (inside, outside; none when the referee gave the outline) and ``off_seen``, how
+    far beyond a found outline the referee has confirmed a stick off the mat (0: not yet)."""
     doubt_in, doubt_out = doubt
     off_by = (EDGE_OUT_FOUND if doubt_out > 0.0 else EDGE_OUT) * stick_width + doubt_out
     if 0.0 <= depth < EDGE_IN * stick_width + doubt_in:
         return False, f"at the mat's edge ({depth:.0f} px inside its outline), check it touches the mat"
     if depth < 0.0 and reach > -off_by:
+        # no border band goes on past the outline as far as where a stick was confirmed off
+        # (Calibration.mat_off_seen): a stick as far out is off, as at an outline tapped
+        if off_seen > 0.0 and reach <= -max(off_seen, EDGE_OUT * stick_width + doubt_out):
+            return True, ""
         return False, f"just off the mat ({-depth:.0f} px from its outline), check it does not touch the mat"
     return reach <= -off_by, ""
 
@@ -740,7 +746,7 @@ def _read_stick(scene: _Scene, i: int) -> _StickRead:
     # a box shorter than a stick may miss either end: how deep the whole stick could reach
     reach = depth if rect.length >= cal.stick_length else F.depth_inside(
         rect._replace(length=2.0 * cal.stick_length - rect.length), scene.mat)
-    off, edge = edge_call(depth, reach, cal.stick_width, cal.mat_doubt)
+    off, edge = edge_call(depth, reach, cal.stick_width, cal.mat_doubt, 0.0 if cal.mat_on_seen else cal.mat_off_seen)
     unlike = ""
     on_edge = f"stick {i + 1}: stands on its edge (too narrow for its length)"
     if f.narrow and not off:
@@ -766,7 +772,8 @@ def _read_stick(scene: _Scene, i: int) -> _StickRead:
     box = tuple((float(x) * scene.back_scale, float(y) * scene.back_scale) for x, y in F.rect_corners(rect))
     reading = StickReading(face=face, marked=False, on_mat=depth >= 0.0, box=(box[0], box[1], box[2], box[3]),
                            confidence=round(conf, 3), score=score,
-                           features=tuple(map(float, features)) if teaches else None, mark_scores=candidate_scores)
+                           features=tuple(map(float, features)) if teaches else None, mark_scores=candidate_scores,
+                           outside=-reach if depth < 0.0 else None)
     return _StickRead(reading, margin, mark_share, end_seen, f.faint_ends, box_share, beyond, lightness, mark_rows,
                       past_tip, tuple(doubts), edge, off, unlike)
 

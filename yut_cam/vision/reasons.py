@@ -113,6 +113,15 @@ def asked_sticks(reasons: Iterable[str]) -> frozenset[int]:
     return frozenset(int(m.group(1)) - 1 for reason in reasons for m in _NAMES_STICK.finditer(reason))
 
 
+_AT_EDGE = re.compile(r"^stick (\d+): at the mat's edge")
+
+
+def at_edge_sticks(reasons: Iterable[str]) -> frozenset[int]:
+    """The sticks that ``reasons`` ask about as lying at the mat's edge, inside its outline
+    (a stick there may be the one off the mat), by their index in ``Reading.sticks``."""
+    return frozenset(int(m.group(1)) - 1 for m in map(_AT_EDGE.match, reasons) if m)
+
+
 def korean(reason: str) -> str:
     """``reason`` (one of ``Reading.reasons`` or ``Calibration.warnings``) in Korean; one this module does not know
     stays as it is, so nothing the reader says is lost."""

@@ -40,6 +40,10 @@ class StickReading:
     # (Calibration.mark_candidates) reads this 배-up stick seen whole, for learning the mark
     # from a confirmed 빽도
     mark_scores: tuple[float, ...] | None = field(default=None, compare=False, repr=False)
+    # for a stick whose box lies beyond the mat's outline: how far (px of the calibration's
+    # images) the whole stick lies beyond it at least (<= 0 when seen in part, it may reach
+    # back in), for learning where the mat ends
+    outside: float | None = field(default=None, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         if self.face not in FACES:
