@@ -119,7 +119,8 @@ class Calibration:
     # learned from the referee's confirmations at an outline the reader found
     # (yut_cam.vision.learning.learn_edge): the least distance (px) beyond it at which a whole
     # stick was confirmed off the mat (0: none yet), and whether a stick beyond it was ever
-    # confirmed on the mat (the mat goes on past its outline somewhere: never trust it)
+    # confirmed on the mat (the mat goes on past its outline somewhere: never trust it; the
+    # distance is then 0, and a file with both is refused)
     mat_off_seen: float = 0.0
     mat_on_seen: bool = False
 

@@ -74,8 +74,10 @@ def learn(calibration: Calibration, reading: Reading, result: str) -> Calibratio
     """``calibration`` with its face model refitted to the sticks of ``reading`` as the
     referee's confirmed ``result`` labels them, without its 빽도 mark if the reader was sure
     of the mark and wrong (:func:`distrust_mark`), or with a mark learned from a confirmed
-    빽도 (:func:`learn_mark`); the same object when nothing changes."""
-    calibration = learn_edge(learn_mark(distrust_mark(calibration, reading, result), reading, result), reading, result)
+    빽도 (:func:`learn_mark`), and knowing better where the mat ends (:func:`learn_edge`); the
+    same object when nothing changes."""
+    for step in (distrust_mark, learn_mark, learn_edge):
+        calibration = step(calibration, reading, result)
     faces = confirmed_faces(reading, result)
     if faces is None:
         return calibration
@@ -95,14 +97,14 @@ def learn_edge(calibration: Calibration, reading: Reading, result: str) -> Calib
     object when nothing changes."""
     if calibration.mat_doubt[1] <= 0.0 or calibration.mat_on_seen:
         return calibration
-    beyond = [i for i, s in enumerate(reading.sticks) if s.outside is not None]
+    beyond = {i: s.outside for i, s in enumerate(reading.sticks) if s.outside is not None}
     if not beyond:
         return calibration
     if result != "낙":
         return dataclasses.replace(calibration, mat_on_seen=True, mat_off_seen=0.0)
-    if len(reading.sticks) != 4 or len(beyond) != 1 or at_edge_sticks(reading.reasons) - set(beyond):
+    if len(reading.sticks) != 4 or len(beyond) != 1 or at_edge_sticks(reading.reasons) - beyond.keys():
         return calibration
-    out = reading.sticks[beyond[0]].outside or 0.0
+    (out,) = beyond.values()
     seen = calibration.mat_off_seen
     if out <= 0.0 or 0.0 < seen <= out:
         return calibration

@@ -746,7 +746,7 @@ def _read_stick(scene: _Scene, i: int) -> _StickRead:
     # a box shorter than a stick may miss either end: how deep the whole stick could reach
     reach = depth if rect.length >= cal.stick_length else F.depth_inside(
         rect._replace(length=2.0 * cal.stick_length - rect.length), scene.mat)
-    off, edge = edge_call(depth, reach, cal.stick_width, cal.mat_doubt, 0.0 if cal.mat_on_seen else cal.mat_off_seen)
+    off, edge = edge_call(depth, reach, cal.stick_width, cal.mat_doubt, cal.mat_off_seen)
     unlike = ""
     on_edge = f"stick {i + 1}: stands on its edge (too narrow for its length)"
     if f.narrow and not off:
