@@ -139,6 +139,29 @@ def test_band_taken_past_a_floor_seam_widens_the_doubt() -> None:
     assert outline.doubt_in >= 10.0 and outline.doubt_out < outline.doubt_in
 
 
+def test_floor_tiles_lined_up_with_the_mat_leave_its_edge_unsure() -> None:
+    """Independent venue 48018: a bare mat on a tiled floor whose grout lines run beside
+    every side at one width, so they look like a border band's outer edge. The outline is
+    taken out to them (the ring of tiles is a third of the mat's area), but the ring is of
+    the floor's colour: the mat may end at its inner edge, so calibration asks for the
+    outline to be tapped and a stick lying wholly on the tiles is never read as on the mat."""
+    style = Style(48018)
+    rng = np.random.default_rng(48018 + 7)
+    th = Thrower(style)
+    empty = style.render([], rng)
+    cal = calibrate(empty, style.render(th.calibration(rng, True), rng), style.render(th.calibration(rng, False), rng))
+    _, excess = _shares(list(cal.mat_polygon), style.mat_polygon_image(), (style.size[1], style.size[0]))
+    assert excess > 0.2  # the ring of tiles this test is about is still taken in
+    assert cal.mat_unsure and cal.mat_doubt[0] > 3.0 * cal.stick_width
+    x, y = _world(style, style.mat_w / 2 + 6.0, 0.0)  # on the tiles beside the right side
+    off = Stick(1, x, y, style.mat_yaw + math.pi / 2, True)
+    assert th.depth(off)[1] < -2.0
+    others = [th.free(rng, i, False, [off], min_gap=6.0, inset=8.0) for i in (0, 2, 3)]
+    reading = read_image(style.render([others[0], off, others[1], others[2]], rng), cal)  # type: ignore[arg-type]
+    assert len(reading.sticks) == 4
+    assert reading.needs_referee or reading.result == "낙", reading
+
+
 def _faint_scene(seed: int, band: str, floor_light: str = "even") -> np.ndarray:
     """A straw mat inside OUTER's inner 88-90% on a mottled grey floor; the rim between is
     the floor's colour but smooth (``band="smooth"``), a shade lighter (``"lighter"``, or

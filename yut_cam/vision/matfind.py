@@ -371,12 +371,13 @@ def _side_samples(outline: npt.NDArray[np.float64], margin: float,
     return [((outline[idx] + outline[(idx + 1) % m]) / 2.0, normals[idx]) for idx in quarters]
 
 
-def _add_band(lab: F32, outline: npt.NDArray[np.float64], kind: str) -> tuple[npt.NDArray[np.float64], float]:
+def _add_band(lab: F32, outline: npt.NDArray[np.float64], kind: str) -> tuple[npt.NDArray[np.float64], float, float]:
     """``outline`` grown to the outer edge of a border band the floor test missed (a band of
     the floor's colour), when every side shows one of about the same width; raises
     :class:`MatNotFound` when some sides do and others do not. Also returns how far (px)
-    a side was moved out for a band: a band like the floor is told from a floor seam
-    beside the mat only by its running all round, so the mat may end there instead."""
+    the mat may end inside the grown outline, the band's sides disagreeing (a band like
+    the floor is told from a floor seam beside the mat only by its running all round), and
+    the band's width (px, 0 when none was added)."""
     size = float(np.sqrt(cv2.contourArea(outline.astype(np.float32).reshape(-1, 1, 2))))
     reach = max(10, int(round(0.12 * size)))
     normals = _outward(outline)
@@ -412,14 +413,23 @@ def _add_band(lab: F32, outline: npt.NDArray[np.float64], kind: str) -> tuple[np
     if band:
         tight = len(agree) >= 3 and max(agree) <= 1.25 * min(agree) + 1.0
         doubt = max(agree) - min(agree) if tight else max(agree)
+    width = typical if band else 0.0
     if float(np.abs(shift).max()) == 0.0:
-        return outline, doubt
+        return outline, doubt, width
     if kind == "quad":
         lines = [(outline[i] + normals[i] * shift[i], outline[(i + 1) % 4] - outline[i]) for i in range(4)]
-        return _corners(lines, outline), doubt
+        return _corners(lines, outline), doubt, width
     vn = normals + np.roll(normals, 1, axis=0)
     vn /= np.maximum(np.linalg.norm(vn, axis=1, keepdims=True), 1e-9)
-    return np.asarray(outline + vn * ((shift + np.roll(shift, 1)) / 2.0)[:, None], np.float64), doubt
+    return np.asarray(outline + vn * ((shift + np.roll(shift, 1)) / 2.0)[:, None], np.float64), doubt, width
+
+
+def _floor_share(not_floor: U8, inner: npt.NDArray[np.float64], outer: npt.NDArray[np.float64]) -> float:
+    """The share of the ring between outline ``inner`` and outline ``outer`` that the floor
+    test (``not_floor``, 0 on the floor's colours) takes for floor."""
+    ring = (_fill(not_floor.shape[:2], outer) > 0) & (_fill(not_floor.shape[:2], inner) == 0)
+    n = int(ring.sum())
+    return float((not_floor[ring] == 0).sum()) / n if n else 0.0
 
 
 def _faint_band(lab: F32, outline: npt.NDArray[np.float64]) -> float:
@@ -740,7 +750,13 @@ def locate_mat(empty: U8, work_width: int = 640) -> MatOutline:
             outline, kind = stepped(_like_middle(lab), "of the mat's colour")
         except MatNotFound as second:
             raise MatNotFound(f"{first}; {second}") from None
-    outline, band = _add_band(lab1, outline, kind)
+    inner = outline
+    outline, band, width = _add_band(lab1, outline, kind)
+    # a band of the floor's own colour is told from floor seams by its steps alone, and a
+    # grid of floor tiles lined up with the mat steps at one width all round as well: the
+    # mat may end at the band's inner edge, so the referee is asked to tap its outline
+    if width > 0.0 and _floor_share(not_floor, inner, outline) > 0.5:
+        band = max(band, width)
     unseen = max(_faint_band(lab1, outline), _band_on_some_sides(lab1, outline))
     off_in, off_out = _off_edge(lab1, outline)
     band, unseen = max(band, off_in), max(unseen, off_out)
