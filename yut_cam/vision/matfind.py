@@ -444,9 +444,8 @@ def _band_like_floor(lab: F32, not_floor: U8, inner: npt.NDArray[np.float64],
     shape = not_floor.shape[:2]
     outside = _fill(shape, outer) > 0
     ring = outside & (_fill(shape, inner) == 0)
-    d = max(3, int(round(width)))
-    grown = cv2.dilate(outside.astype(np.uint8), cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * d + 1,) * 2))
-    beyond = (grown > 0) & ~outside
+    out = cv2.distanceTransform((~outside).astype(np.uint8), cv2.DIST_L2, 3)
+    beyond = (out > 0) & (out <= max(3.0, width))
     if not ring.any() or not beyond.any():
         return False
     gap = float(np.linalg.norm(np.median(lab[ring], axis=0) - np.median(lab[beyond], axis=0)))
