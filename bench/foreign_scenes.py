@@ -744,7 +744,7 @@ def report(records: list[dict[str, Any]]) -> list[str]:
                  f" {modes['polygon']}, failed {modes['failed']}")
     markless = sorted(k for k, r in styles.items() if r.get("cal_mark") is False)
     if markless:
-        read = [r for r in records if r["style"] in markless and r["read"] is not None]
+        read = [r for r in records if r["style"] in markless and r["read"] not in (None, "error")]
         un = [r for r in read if not r["flagged"]]
         ones = [r for r in read if r["read"] != "낙" and sum(f == "배" for f in r["read_faces"]) == 1]
         exact = 100.0 * sum(r["read"] == r["truth"] for r in un) / max(1, len(un))

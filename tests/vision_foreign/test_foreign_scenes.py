@@ -90,3 +90,17 @@ def test_all_cases_unflagged_exact_and_flag_share(records: list[dict[str, Any]])
     # the flag share of venues that read the mark (without it, one stick 배 up always asks)
     marked = [r for r in read if r.get("cal_mark")]
     assert sum(bool(r["flagged"]) for r in marked) <= 0.2 * len(marked)
+
+
+def test_report_counts_a_read_error_as_flagged_not_a_crash() -> None:
+    # held-out 49509/4 (bystander over the mat) raised a read error at a venue calibrated
+    # without the mark: the bench's report then died looking for the faces it never read
+    from bench.foreign_scenes import report
+    base = {"style": 1, "cal_mode": "auto", "cal_error": "", "cal_mark": False, "learned": 0, "band": False,
+            "mat_cover": 1.0, "mat_excess": 0.0, "case": "clean", "truth": "도"}
+    records = [dict(base, throw=0, read="error", flagged=True, reasons=["read error: camera moved"]),
+               dict(base, throw=1, read="도", flagged=True, reasons=["빽도 mark not learned"], alternatives=["빽도"],
+                    read_faces="배등등등", marked=[False] * 4)]
+    lines = report(records)
+    markless = next(line for line in lines if line.startswith("calibrated without the 빽도 mark"))
+    assert "1 throws read" in markless and "one stick 배 up (not 낙): 1, handed to the referee 1" in markless
