@@ -28,13 +28,19 @@ def test_sticks_in_a_bystanders_shadow_are_read_in_its_light() -> None:
     assert not any("stick-like regions" in why for why in rec["reasons"]), rec["reasons"]
 
 
-def test_a_short_box_on_the_one_flat_stick_may_have_missed_its_mark() -> None:
-    """Independent renderer, venue 11002, throw 12: the one 배-up stick is small (10 px wide)
-    and its box stops a quarter short of the end where the mark is painted (a dark dot at the
-    very tip, taken for shade); the mark was not seen and 빽도 came out as 도, unflagged."""
+@pytest.mark.parametrize(("venue", "throw"), [
+    # the one 배-up stick is small (10 px wide) and its box stops a quarter short of the end
+    # where the mark is painted (a dark dot at the very tip, taken for shade)
+    (11002, 12),
+    # a pale stick on straw at the mat's edge: its box is 87% of a stick's length and shifted
+    # off the marked end onto the border, farther than the mark is read past it (fresh seed 50)
+    (50037, 0),
+])
+def test_a_short_box_on_the_one_flat_stick_may_have_missed_its_mark(venue: int, throw: int) -> None:
+    """Independent renderer: the mark was not seen and 빽도 came out as 도, unflagged."""
     from bench.foreign_scenes import run_style as run_foreign
 
-    rec = run_foreign((11002, 13, None, False))[12]
+    rec = run_foreign((venue, throw + 1, None, False))[throw]
     assert rec["truth"] == "빽도"
     assert rec["read"] == "빽도" or any("빽도 mark may be missed" in why for why in rec["reasons"]), rec
 

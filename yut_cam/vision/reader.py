@@ -122,15 +122,18 @@ ACROSS, ACROSS_MERGED = 0.8, 0.65
 # a stick lying across another hides it this far (widths of the top stick): its rims and
 # its shadow beside it are no part of the face below
 TOP_COVER = 1.2
-# a 배-up stick whose box covers less of a stick's length than this may have its mark in
-# the part not seen
-MARK_BOX_SHARE = 0.85
 # a gap in a stick's body along its length narrower than this share of its width is a mark
 # on it, not another stick across it (own pixels of a stick beside others)
 MARK_SPAN = 0.75
-# the 빽도 mark is read this share of a stick's length past either end of its box, where the
+# the 빽도 mark is read this share of its box's length past either end of the box, where the
 # stick's own body goes on
 MARK_REACH = 0.1
+# a 배-up stick whose box covers less of a stick's length than this may have its mark in
+# the part not seen: the whole shortfall may lie at the marked end, beyond that reach (a box
+# of b stick lengths reaches MARK_REACH * b past an end, short of the 1 - b missing there)
+# (independent 50037/0: a pale stick on straw at the mat's edge, its box 87% of a stick's
+# length and shifted off its marked end, read 도 unasked; it was 0.85)
+MARK_BOX_SHARE = 1.0 / (1.0 + MARK_REACH)
 # at a venue whose mark looks like shade to the segmentation (``MarkModel.in_shade``), a
 # window the mark is read in that stops this share of a stick's length short of one, at an
 # end past which at least MARK_BEYOND of what follows (as far as the stick could reach) looks
