@@ -228,3 +228,15 @@ def test_a_region_split_beyond_its_area_leaves_one_read_as_a_stick_in_doubt() ->
     rec = run_style((48521, 14, None, True))[13]
     assert rec["truth"] == "개" and rec["case"] == "touching"
     assert rec["read"] == rec["truth"] or any("read as one stick" in why for why in rec["reasons"]), rec
+
+
+def test_a_mark_against_another_stick_is_asked_about() -> None:
+    """Independent venue 51027 (fresh seed 51), throw 1: the red ring at the end of the one
+    배-up stick lies against a dark 등 stick. Pixels next to another stick are read only where
+    they show this stick's body; the end was 0.77 clear of the other stick, the ring was not
+    read, and 빽도 came out as 도, unflagged."""
+    from bench.foreign_scenes import run_style as run_foreign
+
+    rec = run_foreign((51027, 2, None, True))[1]
+    assert rec["truth"] == "빽도" and rec["case"] == "touching"
+    assert rec["read"] == "빽도" or any(map(doubts_mark, rec["reasons"])), rec

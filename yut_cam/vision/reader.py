@@ -134,6 +134,11 @@ MARK_REACH = 0.1
 # (independent 50037/0: a pale stick on straw at the mat's edge, its box 87% of a stick's
 # length and shifted off its marked end, read 도 unasked; it was 0.85)
 MARK_BOX_SHARE = 1.0 / (1.0 + MARK_REACH)
+# an unmarked-looking end of a 배-up stick less clear of the other sticks than this (share of
+# its middle rows) may hide the mark against one: pixels near another stick are read only where
+# they show this stick's body (independent 51027/1: a red ring against a dark 등 stick, the end
+# 0.77 clear, read 도 unasked; it was 0.7, and 0.8 asked one more of 1,185 dev throws)
+MARK_END_SEEN = 0.8
 # at a venue whose mark looks like shade to the segmentation (``MarkModel.in_shade``), a
 # window the mark is read in that stops this share of a stick's length short of one, at an
 # end past which at least MARK_BEYOND of what follows (as far as the stick could reach) looks
@@ -835,7 +840,7 @@ def _mark_doubt(i: int, stick: _StickRead, merged: bool, cal: Calibration) -> st
             return (f"빽도 mark unsure: an end of stick {i + 1} reads only {size:.0%} as marked"
                     " as the mark did at calibration (a knot or a speck of its colour?)")
         return ""
-    if stick.end_seen < 0.7:  # a mark seen clearly is seen
+    if stick.end_seen < MARK_END_SEEN:  # a mark seen clearly is seen
         return f"빽도 mark may be hidden: an end of stick {i + 1} lies under or against another stick"
     if stick.box_share < MARK_BOX_SHARE:
         return f"빽도 mark may be missed: stick {i + 1} was read on {stick.box_share:.0%} of a stick's length"
