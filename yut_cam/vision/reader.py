@@ -129,10 +129,10 @@ MARK_SPAN = 0.75
 # stick's own body goes on
 MARK_REACH = 0.1
 # a 배-up stick whose box covers less of a stick's length than this may have its mark in
-# the part not seen: the whole shortfall may lie at the marked end, beyond that reach (a box
-# of b stick lengths reaches MARK_REACH * b past an end, short of the 1 - b missing there)
-# (independent 50037/0: a pale stick on straw at the mat's edge, its box 87% of a stick's
-# length and shifted off its marked end, read 도 unasked; it was 0.85)
+# the part not seen: a box b stick lengths long reaches MARK_REACH * b past an end, and the
+# whole 1 - b may be missing at the marked end (independent 50037/0: a pale stick on straw at
+# the mat's edge, its box 87% of a stick's length and shifted off its marked end, read 도
+# unasked; it was 0.85)
 MARK_BOX_SHARE = 1.0 / (1.0 + MARK_REACH)
 # an unmarked-looking end of a 배-up stick less clear of the other sticks than this (share of
 # its middle rows) may hide the mark against one: pixels near another stick are read only where
