@@ -240,3 +240,15 @@ def test_a_mark_against_another_stick_is_asked_about() -> None:
     rec = run_foreign((51027, 2, None, True))[1]
     assert rec["truth"] == "빽도" and rec["case"] == "touching"
     assert rec["read"] == "빽도" or any(map(doubts_mark, rec["reasons"])), rec
+
+
+@pytest.mark.parametrize("venue, throw", [(52508, 9), (52519, 5)])
+def test_a_split_stick_reading_past_the_round_face_is_asked_about(venue: int, throw: int) -> None:
+    """Held-out venues of fresh seed 52, touching throws read 걸 for 윷, unflagged: at 52508/9
+    two 배 sticks cross at a shallow angle and one box split out of them lies half on the red
+    mat; at 52519/5 a 배 stick leans across another. Each box reads 1.25 (the round face is 1),
+    darker than any 등 stick here but not far enough from one by its features to look like
+    neither. A split stick reading past the round face is asked about."""
+    rec = run_style((venue, throw + 1, None, True))[throw]
+    assert rec["truth"] == "윷" and rec["case"] == "touching"
+    assert rec["read"] == "윷" or any("looks like neither face" in why for why in rec["reasons"]), rec

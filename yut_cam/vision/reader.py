@@ -99,6 +99,14 @@ SHADE_LIGHT = 0.9
 # the face it reads as looks like neither face: its box holds shade, the mat's band or part
 # of another stick
 NOVELTY = 4.0
+# a stick split out of touching sticks that reads this far past the round face (its score: 0
+# is 배, 1 등; 1.25 the most it reads) is darker or more shaded than this venue's 등 sticks
+# themselves: its box holds the mat or the shade beside the pair, not a stick's face (fresh
+# held-out 52508/9: two 배 sticks crossing at a shallow angle, one box half on the red mat;
+# 52519/5: a 배 stick leaning across another; both read 등 at 1.25 unasked, 윷 read 걸). On
+# held-out 50 and 51 (1,185 throws) 7 of the 25 split sticks reading so were wrong; on those
+# and independent 51 and 52 (2,385) it asks 13 throws more, all read right
+PAST_BACK = 1.2
 # the two halves of a stick split out of touching sticks scoring this far apart, on either
 # side of 0.5: one half carries a neighbour's shadow or edge
 HALVES_APART = 0.6
@@ -684,6 +692,9 @@ def _read_stick(scene: _Scene, i: int) -> _StickRead:
     novelty = cal.faces.novelty(features, face == "등")
     if novelty > NOVELTY:
         doubts.append(f"stick {i + 1}: looks like neither face ({novelty:.1f} spreads from {face})")
+    elif f.merged and score >= PAST_BACK:
+        doubts.append(f"stick {i + 1}: looks like neither face (it reads {score:.2f}, past the round face: "
+                      "the mat or a shade in its box)")
     part = f"{f.rect.length / (cal.stick_length * s):.0%} of a stick's length"  # how much of it was seen
     if f.partial:
         doubts.append(f"stick {i + 1}: seen only in part ({part})")
