@@ -242,7 +242,7 @@ def test_a_mark_against_another_stick_is_asked_about() -> None:
     assert rec["read"] == "빽도" or any(map(doubts_mark, rec["reasons"])), rec
 
 
-@pytest.mark.parametrize("venue, throw", [(52508, 9), (52519, 5)])
+@pytest.mark.parametrize(("venue", "throw"), [(52508, 9), (52519, 5)])
 def test_a_split_stick_reading_past_the_round_face_is_asked_about(venue: int, throw: int) -> None:
     """Held-out venues of fresh seed 52, touching throws read 걸 for 윷, unflagged: at 52508/9
     two 배 sticks cross at a shallow angle and one box split out of them lies half on the red

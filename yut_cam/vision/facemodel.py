@@ -26,6 +26,8 @@ MIN_DIRECTION = 8  # confirmed sticks before the features are weighed together
 # never trust a spread below these (per feature, as FEATURE_NAMES), nor below a fifth of
 # the gap between the faces: four samples a side say little about spread
 SPREAD_FLOOR = (1.0, 0.5, 0.5, 0.3, 0.3, 0.5, 1.0, 0.3)
+# a score (0 배, 1 등) reads no further past either face than this
+SCORE_RANGE = (-0.25, 1.25)
 
 
 # features of a stick patch that measure the same property (see functional.face_features)
@@ -73,10 +75,10 @@ class FaceModel:
         b, k, s = (np.asarray(v, np.float64) for v in (self.belly, self.back, self.spread))
         if self.direction:
             w = np.asarray(self.direction, np.float64)
-            return float(np.clip((features - b) @ w / float((k - b) @ w), -0.25, 1.25))
+            return float(np.clip((features - b) @ w / float((k - b) @ w), *SCORE_RANGE))
         diff = k - b
         safe = np.where(np.abs(diff) < 1e-9, 1e-9, diff)
-        t = np.clip((features - b) / safe, -0.25, 1.25)
+        t = np.clip((features - b) / safe, *SCORE_RANGE)
         w = np.minimum((diff / s) ** 2, 100.0)
         total, weight = 0.0, 0.0
         for group in FEATURE_GROUPS:

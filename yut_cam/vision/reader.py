@@ -100,7 +100,7 @@ SHADE_LIGHT = 0.9
 # of another stick
 NOVELTY = 4.0
 # a stick split out of touching sticks that reads this far past the round face (its score: 0
-# is 배, 1 등; 1.25 the most it reads) is darker or more shaded than this venue's 등 sticks
+# is 배, 1 등, within facemodel.SCORE_RANGE) is darker or more shaded than this venue's 등 sticks
 # themselves: its box holds the mat or the shade beside the pair, not a stick's face (fresh
 # held-out 52508/9: two 배 sticks crossing at a shallow angle, one box half on the red mat;
 # 52519/5: a 배 stick leaning across another; both read 등 at 1.25 unasked, 윷 read 걸). On
