@@ -21,8 +21,11 @@ world texture (cm -> px) and carried into the picture by the camera's homography
 For every style the three calibration pictures (empty; 배 up apart; 등 up apart) come from
 the same camera and light. The bench calibrates once per style (finding the mat itself;
 if that fails, again with the mat's corners as a referee taps them, each off by a tap's
-error; when the calibration warns that the mat's edge is unsure, again with the taps, as the
-warning asks, recorded as ``tapped``),
+error). The referee then looks at the outline found, as the console draws it over the empty
+picture: when the calibration warns that the mat's edge is unsure, or the line strays off the
+mat's true edge by more than its own width (``OUTLINE_SEEN``), they calibrate again with the
+taps (recorded as ``tapped``); else they confirm it as the mat's edge (``confirmed``,
+:func:`yut_cam.vision.learning.confirm_outline`),
 reads every throw and prints a table per case. As in a match, the referee confirms each
 throw and the reader learns the venue's sticks from it (:mod:`yut_cam.vision.learning`):
 the bench confirms the true result after scoring the reading (``--no-learn``: every throw
@@ -48,6 +51,11 @@ U8 = npt.NDArray[np.uint8]
 CASES = ("clean", "touching", "edge", "낙")
 BY_BELLIES = {0: "모", 1: "도", 2: "개", 3: "걸", 4: "윷"}
 LOCAL_RES = 12.0  # px per cm of the stick textures
+# the console draws the found outline over the empty picture with a line this share of the
+# picture's width (web/static/console.calibrate.js: 1.2 units of width / 300): the referee
+# sees an outline that strays further than that from the mat's edge (a border band left
+# outside it, a corner cut), and taps the outline instead of confirming it
+OUTLINE_SEEN = 1.2 / 300
 
 
 @dataclass(frozen=True)
@@ -601,10 +609,9 @@ def run_style(args: Job) -> list[dict[str, Any]]:
     cal, cal_mode, cal_error = calibrate_as_referee(empty, belly, back, style.taps())
     # the outline the reader found, before any taps
     cover, excess = (float("nan"), float("nan")) if cal is None else mat_share(style, list(cal.mat_polygon))
-    cal, tapped = tap_if_unsure(cal, empty, belly, back, style.taps())
-    if tapped:
-        cal_mode = "tapped"
-    if dump and cal_mode != "auto":
+    cal, looked = settle_outline(cal, empty, belly, back, style.taps(), style.mat_polygon_image())
+    cal_mode = looked or cal_mode
+    if dump and cal_mode not in ("auto", "confirmed"):
         d = Path(dump)
         d.mkdir(parents=True, exist_ok=True)
         for name, img in (("empty", empty), ("belly", belly), ("back", back)):
@@ -651,19 +658,46 @@ def calibrate_as_referee(empty: U8, belly: U8, back: U8, taps: list[tuple[float,
         return None, "failed", err + " || with polygon: " + str(exc2)
 
 
-def tap_if_unsure(cal: Any, empty: U8, belly: U8, back: U8, polygon: list[tuple[float, float]]) -> tuple[Any, bool]:
-    """``cal``, or, when it warns that the mat's edge is unsure (``Calibration.mat_unsure``), the
-    calibration again with the outline tapped as the warning asks (``polygon``: the bench's
-    referee's taps), and whether it was tapped: once at calibration instead of a question at
-    every throw with a stick near the edge."""
+def outline_off(truth: list[tuple[float, float]], found: list[tuple[float, float]], n: int = 400) -> float:
+    """How far (px) the ``found`` outline strays from the ``truth`` at most, either way: the
+    farthest of ``n`` points along each from the other."""
+    def along(poly: list[tuple[float, float]]) -> npt.NDArray[np.float64]:
+        p = np.asarray(poly, np.float64)
+        q = np.roll(p, -1, axis=0)
+        cum = np.concatenate([[0.0], np.cumsum(np.linalg.norm(q - p, axis=1))])
+        at = np.linspace(0.0, cum[-1], n, endpoint=False)
+        i = np.searchsorted(cum, at, side="right") - 1
+        f = ((at - cum[i]) / np.maximum(cum[i + 1] - cum[i], 1e-9))[:, None]
+        return p[i] + f * (q[i] - p[i])
+
+    def farthest(points: npt.NDArray[np.float64], poly: list[tuple[float, float]]) -> float:
+        contour = np.asarray(poly, np.float32).reshape(-1, 1, 2)
+        return max(abs(cv2.pointPolygonTest(contour, (float(x), float(y)), True)) for x, y in points)
+
+    return max(farthest(along(truth), found), farthest(along(found), truth))
+
+
+def settle_outline(cal: Any, empty: U8, belly: U8, back: U8, taps: list[tuple[float, float]],
+                   truth: list[tuple[float, float]]) -> tuple[Any, str]:
+    """What the bench's referee does with the outline ``cal`` found, looking at it over the
+    empty picture: "tapped", the calibration again with the outline tapped (``taps``) when it
+    warns the mat's edge is unsure (``Calibration.mat_unsure``) or the line strays from the
+    mat's true edge (``truth``) by more than ``OUTLINE_SEEN``; "confirmed", the outline
+    confirmed as the mat's edge (:func:`yut_cam.vision.learning.confirm_outline`); "" when
+    there is nothing to look at (no calibration, an outline tapped already, or a tapped one
+    that does not calibrate). Once at calibration instead of a question at every throw with
+    a stick near the edge."""
     from yut_cam.vision.calibration import calibrate
     from yut_cam.vision.errors import VisionError
-    if cal is None or not cal.mat_unsure:
-        return cal, False
+    from yut_cam.vision.learning import confirm_outline
+    if cal is None or cal.mat_doubt == (0.0, 0.0):
+        return cal, ""
+    if not cal.mat_unsure and outline_off(truth, list(cal.mat_polygon)) <= OUTLINE_SEEN * cal.image_size[0]:
+        return confirm_outline(cal), "confirmed"
     try:
-        return calibrate(empty, belly, back, mat_polygon=polygon), True
+        return calibrate(empty, belly, back, mat_polygon=taps), "tapped"
     except VisionError:
-        return cal, False
+        return cal, ""
 
 
 def read_throw(rec: dict[str, Any], image: U8, cal: Any, dump: str | None, learn: bool) -> tuple[dict[str, Any], Any]:
@@ -734,14 +768,18 @@ def table(records: list[dict[str, Any]]) -> list[str]:
     return lines
 
 
+FOUND = ("auto", "tapped", "confirmed")  # calibration modes where the reader found the outline first
+
+
 def report(records: list[dict[str, Any]]) -> list[str]:
     from yut_cam.vision.facemodel import MIN_DIRECTION
     lines = table(records)
     styles: dict[int, dict[str, Any]] = {r["style"]: r for r in records}
     modes = Counter(r["cal_mode"] for r in styles.values())
-    lines.append(f"calibration: {len(styles)} styles, found the mat itself {modes['auto'] + modes['tapped']} (its edge"
-                 f" unsure, so the outline tapped as the warning asks: {modes['tapped']}), needed the outline tapped"
-                 f" {modes['polygon']}, failed {modes['failed']}")
+    lines.append(f"calibration: {len(styles)} styles, found the mat itself"
+                 f" {modes['auto'] + modes['tapped'] + modes['confirmed']} (the referee confirmed the outline:"
+                 f" {modes['confirmed']}; its edge unsure or the line off it, so tapped: {modes['tapped']}), needed"
+                 f" the outline tapped {modes['polygon']}, failed {modes['failed']}")
     markless = sorted(k for k, r in styles.items() if r.get("cal_mark") is False)
     if markless:
         read = [r for r in records if r["style"] in markless and r["read"] not in (None, "error")]
@@ -760,14 +798,14 @@ def report(records: list[dict[str, Any]]) -> list[str]:
                      f" throw; {len(taught)} throws read knowing >= {MIN_DIRECTION}: flagged"
                      f" {100.0 * (len(taught) - len(un)) / max(1, len(taught)):.1f}%, exact unflagged"
                      f" {100.0 * sum(r['read'] == r['truth'] for r in un) / max(1, len(un)):.1f}%")
-    covers = [r["mat_cover"] for r in styles.values() if r["cal_mode"] in ("auto", "tapped")]
+    covers = [r["mat_cover"] for r in styles.values() if r["cal_mode"] in FOUND]
     if covers:
         short = [f"{r['style']}({r['mat_cover']:.2f}{', band' if r['band'] else ''})" for r in styles.values()
-                 if r["cal_mode"] in ("auto", "tapped") and r["mat_cover"] < 0.97]
+                 if r["cal_mode"] in FOUND and r["mat_cover"] < 0.97]
         lines.append(f"mat found: share of the true mat covered median {np.median(covers):.3f}, min "
                      f"{min(covers):.3f}; under 0.97: {', '.join(short) or 'none'}")
         leaks = [f"{r['style']}(+{r['mat_excess']:.2f})" for r in styles.values()
-                 if r["cal_mode"] in ("auto", "tapped") and r["mat_excess"] > 0.03]
+                 if r["cal_mode"] in FOUND and r["mat_excess"] > 0.03]
         lines.append(f"mat found spills onto the floor by > 3% of the mat's area: {', '.join(leaks) or 'none'}")
     lines.append(choices_line(records))
     errs = Counter(_generic(r["cal_error"]) for r in styles.values() if r["cal_error"])

@@ -22,8 +22,9 @@ it casts a ray per pixel into a 3-D scene:
 For every style the bench renders the three calibration pictures, calibrates (finding the mat
 itself; if that fails, with the mat's outline as a referee taps it on the console, ``Style.taps``;
 if that fails too, as the refusal asks, the sticks are laid >= 10 cm apart and the two stick
-pictures retaken, recorded as ``retake``; when the calibration warns that the mat's edge is
-unsure, again with the taps, as the warning asks, recorded as ``tapped``), reads
+pictures retaken, recorded as ``retake``; the referee then looks at the outline found as
+bench/foreign_scenes does: taps it again when the calibration warns that the mat's edge is
+unsure or the line strays off the edge, ``tapped``, else confirms it, ``confirmed``), reads
 every throw (cases in turn: clean, touching, edge, 낙;
 15 % of throws with a bystander's soft shadow over the mat's edge) and prints
 bench/foreign_scenes's table plus a few lines of its own.
@@ -246,7 +247,7 @@ def calibration_images(style: Style, rng: Rng, wide: bool = False) -> tuple[U8, 
 
 
 def run_style(args: Job) -> list[dict[str, Any]]:
-    from bench.foreign_scenes import calibrate_as_referee, mat_share, read_throw, tap_if_unsure
+    from bench.foreign_scenes import calibrate_as_referee, mat_share, read_throw, settle_outline
     seed, throws, dump, learn = args
     style = Style(seed)
     rng = np.random.default_rng(seed + 11)
@@ -261,9 +262,8 @@ def run_style(args: Job) -> list[dict[str, Any]]:
             cal_mode, cal_error = mode2, cal_error + " || retaken: " + (err2 or "ok")
     # the outline the reader found, before any taps
     cover, excess = (float("nan"), float("nan")) if cal is None else mat_share(style, list(cal.mat_polygon))
-    cal, tapped = tap_if_unsure(cal, empty, belly, back, style.taps())
-    if tapped:
-        cal_mode = "tapped"
+    cal, looked = settle_outline(cal, empty, belly, back, style.taps(), style.mat_polygon_image())
+    cal_mode = looked or cal_mode
     d = Path(dump) if dump else None
     if d is not None:
         d.mkdir(parents=True, exist_ok=True)

@@ -16,7 +16,17 @@ from typing import Any
 import numpy as np
 import pytest
 
-from bench.foreign_scenes import CASES, Style, Thrower, collect
+from bench.foreign_scenes import (
+    CASES,
+    OUTLINE_SEEN,
+    Style,
+    Thrower,
+    calibrate_as_referee,
+    calibration_images,
+    collect,
+    outline_off,
+    settle_outline,
+)
 
 SEED, STYLES, THROWS = 7, 6, 8
 
@@ -104,3 +114,30 @@ def test_report_counts_a_read_error_as_flagged_not_a_crash() -> None:
     lines = report(records)
     markless = next(line for line in lines if line.startswith("calibrated without the 빽도 mark"))
     assert "1 throws read" in markless and "one stick 배 up (not 낙): 1, handed to the referee 1" in markless
+
+
+@pytest.mark.parametrize("shift", [0.0, 2.5, 7.0])
+def test_outline_off_is_how_far_one_outline_strays_from_the_other(shift: float) -> None:
+    square = [(100.0, 100.0), (300.0, 100.0), (300.0, 250.0), (100.0, 250.0)]
+    moved = [(x + shift, y) for x, y in square]
+    assert outline_off(square, moved) == pytest.approx(shift, abs=0.05)
+    grown = [(100.0 - shift, 100.0), (300.0, 100.0), (300.0, 250.0), (100.0 - shift, 250.0)]  # one side out
+    assert outline_off(square, grown) == pytest.approx(shift, abs=0.05)
+
+
+@pytest.mark.parametrize(("venue", "looked"), [
+    (51000, "confirmed"),  # the found outline runs along the mat's edge (within 2 px)
+    (55021, "tapped"),  # part of a border band left outside it (13 px), with no warning
+])
+def test_the_benchs_referee_confirms_an_outline_on_the_mats_edge_and_taps_one_off_it(venue: int,
+                                                                                      looked: str) -> None:
+    style = Style(venue)
+    empty, belly, back = calibration_images(style, np.random.default_rng(venue + 11))
+    cal, mode, _ = calibrate_as_referee(empty, belly, back, style.taps())
+    assert mode == "auto" and cal.mat_doubt != (0.0, 0.0) and not cal.mat_unsure
+    off = outline_off(style.mat_polygon_image(), list(cal.mat_polygon))
+    assert (off <= OUTLINE_SEEN * cal.image_size[0]) == (looked == "confirmed"), off
+    settled, how = settle_outline(cal, empty, belly, back, style.taps(), style.mat_polygon_image())
+    assert how == looked and settled.mat_doubt == (0.0, 0.0)
+    assert (settled.mat_polygon == cal.mat_polygon) == (looked == "confirmed")
+    assert settle_outline(settled, empty, belly, back, style.taps(), style.mat_polygon_image()) == (settled, "")

@@ -1,7 +1,9 @@
 """Learning where the mat ends from the referee's confirmations (learning.learn_edge): a
 confirmed 낙 with a stick just beyond a found outline shows no border band goes on that far,
 so a stick as far out is read 낙 without asking; a stick beyond it confirmed on the mat shows
-one does, and the venue asks again about every stick just off its outline."""
+one does, and the venue asks again about every stick just off its outline. The referee can
+also confirm the found outline at calibration (learning.confirm_outline): then it is read as
+a tapped one, with nothing left to learn."""
 
 from __future__ import annotations
 
@@ -17,7 +19,7 @@ from bench.foreign_scenes import Stick, Style, Thrower
 from tests.vision_reader import scenes as S
 from yut_cam.vision.calibration import Calibration, calibrate
 from yut_cam.vision.errors import CalibrationError
-from yut_cam.vision.learning import learn, learn_edge
+from yut_cam.vision.learning import confirm_outline, learn, learn_edge
 from yut_cam.vision.reader import edge_call, read_image
 from yut_cam.vision.types import Reading, StickReading
 
@@ -103,24 +105,39 @@ def test_the_file_keeps_what_was_learned_and_refuses_nonsense(found_cal: Calibra
             Calibration.load(path)
 
 
-def test_a_venue_reads_a_stick_off_its_found_outline_once_one_as_far_out_was_confirmed_off() -> None:
-    """Independent-renderer venue 2006 (its outline found, 4 px of doubt outside): sticks 1, 2
-    and 3 cm beside the mat's left edge are all asked about at first."""
-    style = Style(2006)
-    rng = np.random.default_rng(2013)
-    th = Thrower(style)
-    empty = style.render([], rng)
-    cal = calibrate(empty, style.render(th.calibration(rng, True), rng), style.render(th.calibration(rng, False), rng))
-    assert cal.mat_doubt[1] > 0.0  # found, not tapped
+class EdgeVenue:
+    """Independent-renderer venue 2006 (its outline found, 4 px of doubt outside), throwing
+    three 등 sticks well inside the mat and stick 3, 배 up, ``off_cm`` beside its left edge (< 0: over
+    it, that far onto the mat)."""
 
-    def throw(off_cm: float) -> np.ndarray:
+    def __init__(self) -> None:
+        self.style = Style(2006)
+        self.rng = np.random.default_rng(2013)
+        self.th = Thrower(self.style)
+        style, rng, th = self.style, self.rng, self.th
+        self.cal = calibrate(style.render([], rng), style.render(th.calibration(rng, True), rng),
+                             style.render(th.calibration(rng, False), rng))
+
+    def throw(self, off_cm: float) -> np.ndarray:
+        style = self.style
         c, s = math.cos(style.mat_yaw), math.sin(style.mat_yaw)
         u, v = -style.mat_w / 2 - off_cm - style.width / 2, 10.0
         out = Stick(2, u * c - v * s, u * s + v * c, style.mat_yaw + math.pi / 2, True)
-        others = [th.free(rng, i, False, [out], min_gap=6.0, inset=12.0) for i in (0, 1, 3)]
-        return style.render(others[:2] + [out] + others[2:], rng)
+        others = [self.th.free(self.rng, i, False, [out], min_gap=6.0, inset=12.0) for i in (0, 1, 3)]
+        return style.render(others[:2] + [out] + others[2:], self.rng)
 
-    near, middle, far = throw(1.0), throw(2.0), throw(3.0)
+
+@pytest.fixture(scope="module")
+def edge_venue() -> EdgeVenue:
+    return EdgeVenue()
+
+
+def test_a_venue_reads_a_stick_off_its_found_outline_once_one_as_far_out_was_confirmed_off(
+        edge_venue: EdgeVenue) -> None:
+    """Sticks 1, 2 and 3 cm beside the mat's left edge are all asked about at first."""
+    cal = edge_venue.cal
+    assert cal.mat_doubt[1] > 0.0  # found, not tapped
+    near, middle, far = (edge_venue.throw(cm) for cm in (1.0, 2.0, 3.0))
     for image in (near, middle, far):
         r = read_image(image, cal)
         assert r.needs_referee and any("just off the mat" in x for x in r.reasons), r.reasons
@@ -132,3 +149,21 @@ def test_a_venue_reads_a_stick_off_its_found_outline_once_one_as_far_out_was_con
     # the referee says a stick beyond the outline touched the mat after all: ask again
     corrected = learn(taught, read_image(near, taught), "모")
     assert corrected.mat_on_seen and read_image(far, corrected).needs_referee
+
+
+def test_an_outline_the_referee_confirmed_reads_a_stick_just_off_it_unasked(edge_venue: EdgeVenue) -> None:
+    """Confirmed at calibration (the referee saw the line run along the mat's edge), the found
+    outline is read as a tapped one: a stick 2 cm off it is 낙 unasked (one 1 cm off is asked
+    still: its box may reach that far past it), one lying over the edge is on the mat, and
+    there is nothing left to learn of where the mat ends."""
+    cal = edge_venue.cal
+    confirmed = confirm_outline(dataclasses.replace(cal, mat_off_seen=6.0))
+    assert confirmed.mat_doubt == (0.0, 0.0) and confirmed.mat_off_seen == 0.0
+    assert confirm_outline(confirmed) is confirmed  # exact already
+    middle = edge_venue.throw(2.0)
+    assert read_image(middle, cal).needs_referee  # found: asked, as above
+    off = read_image(middle, confirmed)
+    assert (off.result, off.needs_referee) == ("낙", False), off.reasons
+    assert learn(confirmed, off, "낙") == confirmed  # a tapped outline is exact: nothing learned
+    over = read_image(edge_venue.throw(-1.5), confirmed)  # a third of it over the mat
+    assert over.result == "도" and not any("just off" in x for x in over.reasons), (over.result, over.reasons)

@@ -3,6 +3,7 @@ the referee's mat polygon, calibrate → atomic install → hot swap into the ca
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections import deque
 from collections.abc import Iterator
@@ -252,16 +253,82 @@ def test_spectators_get_401(client: FlaskClient, rig: Rig, venue: Venue) -> None
     rig.show(venue.empty)
     assert client.post("/api/calibration/snapshot", json={"kind": "empty"}).status_code == 401
     assert client.post("/api/calibration", json={"mat": None}).status_code == 401
+    assert client.post("/api/calibration/outline", json={"mat": venue.mat}).status_code == 401
     assert client.get("/api/calibration").status_code == 401
     assert client.get("/api/calibration/snapshot/empty.jpg").status_code == 401
 
 
 def test_a_write_without_csrf_is_403(referee: Referee, rig: Rig, venue: Venue) -> None:
     rig.show(venue.empty)
-    for path, body in (("/api/calibration/snapshot", {"kind": "empty"}), ("/api/calibration", {"mat": None})):
+    for path, body in (("/api/calibration/snapshot", {"kind": "empty"}), ("/api/calibration", {"mat": None}),
+                       ("/api/calibration/outline", {"mat": venue.mat})):
         resp = referee.client.post(path, json=body)
         assert resp.status_code == 403 and "CSRF" in resp.json["error"], path
     assert referee.client.get("/api/calibration/snapshot/empty.jpg").status_code == 404
+
+
+def found_outline(app: Flask, rig: Rig) -> Calibration:
+    """The calibration in use and on file made as if the reader had found the outline itself
+    (4 px of doubt either way) rather than the referee tapping it."""
+    path = Path(app.config["CALIBRATION"])
+    found = dataclasses.replace(Calibration.load(path), mat_doubt=(4.0, 4.0))
+    found.save(path, background_file=json.loads(path.read_text(encoding="utf-8"))["background"])
+    rig.loop.use_calibration(found)
+    return found
+
+
+def test_the_referee_confirms_the_found_outline_and_the_camera_reads_it_as_tapped(
+        app: Flask, referee: Referee, rig: Rig, venue: Venue) -> None:
+    photograph(referee, rig, venue)
+    assert referee.post("/api/calibration", {"mat": venue.mat}).status_code == 200
+    found_outline(app, rig)
+    shown = referee.client.get("/api/calibration").json
+    assert shown["mat_doubt"] == [4.0, 4.0]  # what the console offers to confirm
+    resp = referee.post("/api/calibration/outline", {"mat": shown["mat"]})
+    assert resp.status_code == 200, resp.json
+    assert resp.json["already"] is False and resp.json["applied"] is True
+    assert resp.json["mat_doubt"] == [0.0, 0.0] and resp.json["mat"] == shown["mat"]
+    path = Path(app.config["CALIBRATION"])
+    assert Calibration.load(path).mat_doubt == (0.0, 0.0)  # durable before it is acknowledged
+    assert rig.loop.calibration.mat_doubt == (0.0, 0.0)  # and read with from the next frame on
+    assert Calibration.load(Path(str(path) + ".bak")).mat_doubt == (4.0, 4.0)  # the found one kept
+    before = path.read_bytes()
+    again = referee.post("/api/calibration/outline", {"mat": shown["mat"]})
+    assert again.status_code == 200 and again.json["already"] is True
+    assert path.read_bytes() == before
+
+
+@pytest.mark.parametrize(("body", "status", "words"), [
+    ({}, 400, "the outline you confirm"),
+    ({"mat": None}, 400, "the outline you confirm"),
+    ({"mat": "all of it"}, 400, "list of [x, y]"),
+    ({"mat": [[1, 2], [3, "4"]]}, 400, "list of [x, y]"),
+    ("shifted", 409, "not the one in use"),
+    ("three", 409, "not the one in use"),
+])
+def test_an_outline_not_in_use_is_refused_and_nothing_changes(
+        app: Flask, referee: Referee, rig: Rig, venue: Venue, body: Any, status: int, words: str) -> None:
+    photograph(referee, rig, venue)
+    assert referee.post("/api/calibration", {"mat": venue.mat}).status_code == 200
+    found = found_outline(app, rig)
+    mat = [[x, y] for x, y in found.mat_polygon]
+    if body == "shifted":  # a calibration made since moved it by a pixel
+        body = {"mat": [[x + 1.0, y] for x, y in mat]}
+    elif body == "three":
+        body = {"mat": mat[:3]}
+    path = Path(app.config["CALIBRATION"])
+    before = path.read_bytes()
+    resp = referee.post("/api/calibration/outline", body)
+    assert resp.status_code == status, resp.json
+    assert words in resp.json["error"]
+    assert path.read_bytes() == before and rig.loop.calibration is found
+
+
+def test_confirming_an_outline_before_calibrating_is_409_in_korean(referee: Referee, rig: Rig, venue: Venue) -> None:
+    resp = referee.client.post("/api/calibration/outline", json={"mat": venue.mat},
+                               headers={"X-CSRF-Token": referee.csrf, "Accept-Language": "ko"})
+    assert resp.status_code == 409 and resp.json["error"].startswith("아직 보정하지 않았습니다")
+    assert "calibrate first" in resp.json["error_en"]
 
 
 def test_the_summary_before_any_calibration(referee: Referee) -> None:

@@ -118,6 +118,10 @@ function refresh() {
   $("cal-why").textContent = why;
   $("cal-run").disabled = cal.busy || !!why;
   $("cal-run").textContent = cal.busy ? "보정하는 중…" : "보정하기";
+  // a found outline not yet exact: the referee may confirm it as the mat's edge (taps are exact)
+  const found = cal.current?.calibrated && (cal.current.mat_doubt || []).some((v) => v > 0);
+  $("cal-confirm").hidden = !found;
+  $("cal-confirm-btn").disabled = cal.busy || !found;
   const c = cal.current;
   $("cal-now").textContent = c?.calibrated
     ? `지금 보정: 멍석 ${c.mat.length}점 · 윷 길이 ${Math.round(c.stick_length_px)} px` +
@@ -184,6 +188,22 @@ async function run() {
   }
 }
 
+async function confirmOutline() {
+  if (cal.busy || !cal.current?.calibrated) return;
+  cal.busy = true;
+  refresh();
+  try {
+    const r = await call("POST", "/api/calibration/outline", { mat: cal.current.mat });
+    if (!r.ok) { say("bad", "윤곽을 확인하지 못했습니다", r.data?.error); return; }
+    say("good", "윤곽을 확인했습니다 ✓", "멍석 가장자리 근처의 윷을 더 묻지 않습니다" +
+      (r.data.applied ? " · 다음 던지기부터 카메라가 이 윤곽으로 읽습니다" : ""));
+    await load();
+  } finally {
+    cal.busy = false;
+    refresh();
+  }
+}
+
 function tap(ev) {
   if (mode() !== "taps" || !cal.size || cal.busy) return;
   const box = $("cal-svg").getBoundingClientRect();
@@ -211,6 +231,7 @@ $("cal-svg").addEventListener("click", tap);
 $("cal-undo").addEventListener("click", () => { cal.taps.pop(); cal.result = null; refresh(); });
 $("cal-clear").addEventListener("click", () => { cal.taps = []; cal.result = null; refresh(); });
 $("cal-run").addEventListener("click", run);
+$("cal-confirm-btn").addEventListener("click", confirmOutline);
 document.querySelectorAll('input[name="cal-mode"]').forEach((r) => r.addEventListener("change", () => { cal.result = null; refresh(); }));
 $("cal-photo").addEventListener("load", () => {
   const img = $("cal-photo");

@@ -21,7 +21,9 @@ marked rules that one out (:func:`learn_mark`).
 Where the reader found the mat's outline itself, a border band like the floor may go on
 past it, so a stick just beyond it is asked about. A confirmed 낙 whose one stick beyond the
 outline lay a distance out shows that no band goes on that far; a confirmed throw that is no
-낙 with a stick beyond the outline shows that one does (:func:`learn_edge`).
+낙 with a stick beyond the outline shows that one does (:func:`learn_edge`). The referee can
+also settle it at once, looking at the found outline drawn on the empty picture: confirmed
+as the mat's edge, it is read as a tapped one (:func:`confirm_outline`).
 
 Pure functions: the live service keeps the readings, calls :func:`learn` when the referee
 confirms, and saves the calibration it returns.
@@ -109,6 +111,18 @@ def learn_edge(calibration: Calibration, reading: Reading, result: str) -> Calib
     if out <= 0.0 or 0.0 < seen <= out:
         return calibration
     return dataclasses.replace(calibration, mat_off_seen=out)
+
+
+def confirm_outline(calibration: Calibration) -> Calibration:
+    """``calibration`` with its found outline confirmed by the referee as where the mat ends:
+    read from then on as an outline tapped (no doubt either way, so a stick just off it is 낙
+    unasked, and one just inside it is on the mat), with nothing left to learn of the edge.
+    The referee sees what the empty picture may not show, a border band like the floor left
+    outside the line; an outline off the mat's edge by less than the line drawn over it
+    looks right and is as near as taps are. The same object when it is exact already."""
+    if calibration.mat_doubt == (0.0, 0.0):
+        return calibration
+    return dataclasses.replace(calibration, mat_doubt=(0.0, 0.0), mat_off_seen=0.0, mat_on_seen=False)
 
 
 def distrust_mark(calibration: Calibration, reading: Reading, result: str) -> Calibration:

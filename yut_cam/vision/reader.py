@@ -68,7 +68,7 @@ GLARE = 0.08  # share of blown-out pixels on a stick that makes its face unsure
 # the referee looks. 낙 is the costliest misreading either way.
 EDGE_IN = 0.5  # inside the outline: the box may reach this far past the stick
 EDGE_OUT = 0.2  # outside it: the box of a stick seen whole may stop this far short
-# outside an outline the reader found itself (one tapped by the referee is exact): a border
+# outside an outline the reader found itself (one the referee tapped or confirmed is exact): a border
 # band within a few ΔE of the floor's colour can end beyond it with nothing in the empty
 # picture to show where (held-out 32510, 33528, 34532: sticks on such a band, 0.5-0.8 widths
 # past the outline, read 낙 unasked), so a stick off by less than half a width (beyond the
@@ -487,7 +487,7 @@ def edge_call(depth: float, reach: float, stick_width: float, doubt: tuple[float
     """Whether a stick is surely off the mat, and what to ask the referee about it ("" if
     nothing), from its box's ``depth`` inside the mat's outline (px, < 0 outside), how deep
     the whole stick could ``reach`` (its box drawn out to a stick's length), the outline's
-    ``doubt`` (inside, outside; none when the referee gave the outline) and ``off_seen``, how
+    ``doubt`` (inside, outside; none when the referee gave the outline or confirmed it) and ``off_seen``, how
     far beyond a found outline the referee has confirmed a stick off the mat (0: not yet)."""
     doubt_in, doubt_out = doubt
     off_by = (EDGE_OUT_FOUND if doubt_out > 0.0 else EDGE_OUT) * stick_width + doubt_out

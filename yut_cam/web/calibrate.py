@@ -10,6 +10,11 @@ calibration file and a hot swap into the camera loop.
   the three photos, installs the file at ``CALIBRATION`` (the previous one kept as
   ``<name>.bak``), and the camera reads with it from its next frame on;
   → ``{"ok": true, "stick_length_px", "mat", ...}``; 422 with the reason (nothing changes).
+- ``POST /api/calibration/outline`` ``{"mat": [[x, y], ...]}`` (referee + CSRF): the referee
+  confirms the outline the reader found (the one in use, as ``mat`` gives it back) as the
+  mat's edge; from the next frame on it is read as a tapped one: no question about a stick
+  just off or just inside it (``yut_cam.vision.learning.confirm_outline``). 409 when nothing
+  is calibrated or the outline sent is not the one in use (nothing changes).
 - ``GET /api/calibration`` (referee session): the current calibration and the photos.
 
 The install is atomic: each calibration's background picture gets its own name
@@ -260,6 +265,55 @@ def run_calibration() -> Response:
     if loop is not None:
         loop.use_calibration(calibration)
     return jsonify({"ok": True, "applied": loop is not None, **summary(calibration, target)})
+
+
+# the outline confirmed must be the one in use point for point, to the 0.1 px ``summary`` rounds to
+SAME_POINT = 0.1
+
+
+@bp.post("/outline")
+@referee_required
+def confirm_outline() -> Response:
+    data = body()
+    mat = parse_mat(data.get("mat"))
+    if mat is None:
+        raise BadRequestError('the body must be {"mat": [[x, y], ...]}: the outline you confirm', rule=RULE,
+                              ko='본문은 {"mat": [[x, y], ...]} 이어야 합니다: 확인하는 멍석 윤곽')
+    loop = camera_loop()
+    target = target_path()
+    with _running:
+        calibration = None if loop is None else loop.calibration
+        if calibration is None and target.is_file():
+            from yut_cam.vision.calibration import Calibration
+            from yut_cam.vision.errors import VisionError
+
+            try:
+                calibration = run_blocking(Calibration.load, target)
+            except VisionError as exc:
+                raise ConflictError(f"the calibration on file cannot be read ({exc}): calibrate again", rule=RULE,
+                                    ko="보정 파일을 읽을 수 없습니다: 다시 보정하세요") from None
+        if calibration is None:
+            raise ConflictError("nothing is calibrated yet: calibrate first, then confirm the outline", rule=RULE,
+                                ko="아직 보정하지 않았습니다: 먼저 보정하고 윤곽을 확인하세요")
+        in_use = [(float(x), float(y)) for x, y in calibration.mat_polygon]
+        if len(mat) != len(in_use) or any(abs(a - c) > SAME_POINT or abs(b - d) > SAME_POINT
+                                          for (a, b), (c, d) in zip(mat, in_use)):
+            raise ConflictError("the outline confirmed is not the one in use (calibrated again meanwhile?):"
+                                " look at the outline again", rule=RULE,
+                                ko="확인한 윤곽이 지금 쓰는 윤곽이 아닙니다 (그새 다시 보정했나요?): 윤곽을 다시 보세요")
+        from yut_cam.vision.learning import confirm_outline as confirmed_outline
+
+        confirmed = confirmed_outline(calibration)
+        already = confirmed is calibration
+        if not already:
+            try:
+                confirmed = run_blocking(install, confirmed, target)
+            except OSError as exc:
+                raise ServiceError(f"cannot write the calibration {str(target)!r}: {exc}", rule=RULE,
+                                   ko=f"보정 파일을 저장하지 못했습니다: {exc}") from None
+            if loop is not None:
+                loop.use_calibration(confirmed)
+    return jsonify({"ok": True, "already": already, "applied": loop is not None, **summary(confirmed, target)})
 
 
 def calibrate_and_install(paths: list[Path], mat: list[tuple[float, float]] | None, target: Path) -> Any:
