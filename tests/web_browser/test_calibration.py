@@ -284,3 +284,28 @@ def test_an_unsure_mat_edge_is_asked_for_once_and_settled_by_taps(open_page: Cal
         status, summary = server.referee().get("/api/calibration")
         assert status == 200 and summary["mat_unsure"] is False and summary["mat_doubt"] == [0.0, 0.0]
         assert js_errors(page) == []
+
+
+def test_a_found_outline_on_the_mats_edge_is_confirmed_with_one_tap(open_page: Callable[..., Any], tmp_path: Path,
+                                                                    shots_dir: Path) -> None:
+    """Independent venue 51000, found automatically with no warning: the dialog offers to
+    confirm the outline drawn over the empty picture; one tap makes it exact (as taps are),
+    in the file the camera reads with, and the offer goes."""
+    from bench.foreign_scenes import Style as Independent, calibration_images
+
+    style = Independent(51000)
+    empty, belly, back = calibration_images(style, np.random.default_rng(51000 + 11))
+    with dialog_with_photos(open_page, tmp_path, empty, belly, back) as (server, page):
+        page.check('input[name="cal-mode"][value="auto"]')
+        page.click("#cal-run")
+        page.wait_for_selector("#cal-result.good", timeout=60_000)
+        page.wait_for_selector("#cal-confirm-btn:visible")
+        _, before = server.referee().get("/api/calibration")
+        assert before["mat_doubt"] != [0.0, 0.0]
+        page.screenshot(path=str(shots_dir / "calibration-confirm-outline.png"))
+        page.click("#cal-confirm-btn")
+        page.wait_for_function("() => document.querySelector('#cal-result').textContent.includes('윤곽을 확인했습니다')")
+        page.wait_for_selector("#cal-confirm", state="hidden")
+        status, after = server.referee().get("/api/calibration")
+        assert status == 200 and after["mat_doubt"] == [0.0, 0.0] and after["mat"] == before["mat"]
+        assert js_errors(page) == []
