@@ -45,6 +45,17 @@ def test_a_short_box_on_the_one_flat_stick_may_have_missed_its_mark(venue: int, 
     assert rec["read"] == "빽도" or any("빽도 mark may be missed" in why for why in rec["reasons"]), rec
 
 
+def test_a_mark_read_at_half_the_threshold_is_asked_about() -> None:
+    """Independent venue 56038, throw 12 (fresh seed 56, thirty sticks learned): the marked
+    stick, alone 배 up and apart, read its mark at 0.56 of the venue's threshold, under the
+    band of doubt's old bottom (0.6): 빽도 read 도, unflagged."""
+    from bench.foreign_scenes import run_style as run_foreign
+
+    rec = run_foreign((56038, 13, None, True))[12]
+    assert (rec["truth"], rec["read_faces"]) == ("빽도", "배등등등")
+    assert rec["read"] == "빽도" or any(why.startswith("빽도 mark unsure (mark score") for why in rec["reasons"]), rec
+
+
 def test_a_low_contrast_venue_asks_for_a_wider_face_margin() -> None:
     """Held-out venue 1505, throw 2: at this venue the calibration's own sticks scored up to
     a tenth and more away from 0 and 1, and a 등 stick scoring a margin of 0.31 was a 배 read

@@ -158,6 +158,14 @@ MARK_END_SEEN = 0.8
 # own pixels (no shade) of the mark's colour (``_read_marks``)
 MARK_SHORT = 0.05
 MARK_BEYOND = 0.25
+# the lone 배 stick's mark score (times the venue's threshold) within which whether it is the
+# marked stick is asked: one apart from the others, and one split out of touching sticks,
+# whose end may pick up its neighbour's colour. The bottom was 0.6 until fresh independent
+# 56038/12 read its mark at 0.56 (빽도 read 도 unasked); of the lone 배 sticks recorded on
+# held-out dev seeds 50-53 and independent 51-54 (4,800 throws), no 빽도 read at 0.3-0.6 and
+# three 도 read at 0.5-0.6 (two more read 0.5-0.6 past a short box's tip, ``past_tip``)
+MARK_UNSURE = (0.5, 1.5)
+MARK_UNSURE_MERGED = (0.4, 2.5)
 # an end that reads this many times as mark-like as the marked end did at calibration shows
 # more than the mark: something dark of the mark's colour at the end of a plain stick (its
 # shade, the mat's dark border under it; fresh held-out 38507/14: a plain stick's end over a
@@ -825,8 +833,7 @@ def _mark_doubt(i: int, stick: _StickRead, merged: bool, cal: Calibration) -> st
         why = "no longer read here (the referee corrected it)" if cal.mark_distrusted else "not learned at calibration"
         return f"빽도 mark {why}: is stick {i + 1} (배 up) the marked stick? (빽도 or 도)"
     share, thr = stick.mark, cal.mark.threshold
-    # beside another stick, an end may pick up its colour: be warier there
-    lo, hi = (0.4, 2.5) if merged else (0.6, 1.5)
+    lo, hi = MARK_UNSURE_MERGED if merged else MARK_UNSURE
     if lo * thr < share < hi * thr:
         return f"빽도 mark unsure (mark score {share:.2f}, threshold {thr:.2f})"
     if stick.faint_ends:
