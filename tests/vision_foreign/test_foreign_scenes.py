@@ -5,8 +5,8 @@ style calibrated once from its own three pictures. The levels below are what the
 when this test was written (measured, then set just under); they are not the product
 targets of issue 4 (≥ 99.5% exact unflagged, 낙 never missed, ≤ 5% flagged).  Since the
 mat finder includes border bands (yut_cam/vision/matfind.py) edge throws are read well; the
-larger bench (`python -m bench.foreign_scenes`) still shows ~14% flagged (touching sticks,
-sticks just off the mat) and, rarely, a band search that overshoots onto the floor.
+larger bench (`python -m bench.foreign_scenes`) still shows ~11-13% flagged (touching sticks,
+the 빽도 mark) and, rarely, a band search that overshoots onto the floor.
 """
 
 from __future__ import annotations
