@@ -661,6 +661,8 @@ def calibrate_as_referee(empty: U8, belly: U8, back: U8, taps: list[tuple[float,
 def outline_off(truth: list[tuple[float, float]], found: list[tuple[float, float]], n: int = 400) -> float:
     """How far (px) the ``found`` outline strays from the ``truth`` at most, either way: the
     farthest of ``n`` points along each from the other."""
+    from yut_cam.vision.stickfit import signed_distance
+
     def along(poly: list[tuple[float, float]]) -> npt.NDArray[np.float64]:
         p = np.asarray(poly, np.float64)
         q = np.roll(p, -1, axis=0)
@@ -671,8 +673,7 @@ def outline_off(truth: list[tuple[float, float]], found: list[tuple[float, float
         return p[i] + f * (q[i] - p[i])
 
     def farthest(points: npt.NDArray[np.float64], poly: list[tuple[float, float]]) -> float:
-        contour = np.asarray(poly, np.float32).reshape(-1, 1, 2)
-        return max(abs(cv2.pointPolygonTest(contour, (float(x), float(y)), True)) for x, y in points)
+        return float(np.abs(signed_distance(points, np.asarray(poly, np.float32).reshape(-1, 1, 2))).max())
 
     return max(farthest(along(truth), found), farthest(along(found), truth))
 

@@ -115,8 +115,9 @@ def learn_edge(calibration: Calibration, reading: Reading, result: str) -> Calib
 
 def confirm_outline(calibration: Calibration) -> Calibration:
     """``calibration`` with its found outline confirmed by the referee as where the mat ends:
-    read from then on as an outline tapped (no doubt either way, so a stick just off it is 낙
-    unasked, and one just inside it is on the mat), with nothing left to learn of the edge.
+    read from then on as an outline tapped (no doubt either way: a stick off it by more than
+    a box's own reach is 낙 unasked, and one that reaches over it is on the mat), with nothing
+    left to learn of the edge.
     The referee sees what the empty picture may not show, a border band like the floor left
     outside the line; an outline off the mat's edge by less than the line drawn over it
     looks right and is as near as taps are. The same object when it is exact already."""

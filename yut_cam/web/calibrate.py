@@ -259,8 +259,7 @@ def run_calibration() -> Response:
         except VisionError as exc:
             raise IllegalError(str(exc), rule=RULE, ko=korean_reason(str(exc))) from None
         except OSError as exc:
-            raise ServiceError(f"cannot write the calibration {str(target)!r}: {exc}", rule=RULE,
-                               ko=f"보정 파일을 저장하지 못했습니다: {exc}") from None
+            raise write_failed(target, exc) from None
     loop = camera_loop()
     if loop is not None:
         loop.use_calibration(calibration)
@@ -273,44 +272,36 @@ SAME_POINT = 0.1
 
 @bp.post("/outline")
 @referee_required
-def confirm_outline() -> Response:
-    data = body()
-    mat = parse_mat(data.get("mat"))
+def confirm_found_outline() -> Response:
+    from yut_cam.vision.learning import confirm_outline
+
+    mat = parse_mat(body().get("mat"))
     if mat is None:
         raise BadRequestError('the body must be {"mat": [[x, y], ...]}: the outline you confirm', rule=RULE,
                               ko='본문은 {"mat": [[x, y], ...]} 이어야 합니다: 확인하는 멍석 윤곽')
     loop = camera_loop()
     target = target_path()
     with _running:
-        calibration = None if loop is None else loop.calibration
-        if calibration is None and target.is_file():
-            from yut_cam.vision.calibration import Calibration
-            from yut_cam.vision.errors import VisionError
-
-            try:
-                calibration = run_blocking(Calibration.load, target)
-            except VisionError as exc:
-                raise ConflictError(f"the calibration on file cannot be read ({exc}): calibrate again", rule=RULE,
-                                    ko="보정 파일을 읽을 수 없습니다: 다시 보정하세요") from None
+        calibration, problem = in_use(loop, target)
+        if problem is not None:
+            raise ConflictError(f"the calibration on file cannot be read ({problem}): calibrate again", rule=RULE,
+                                ko="보정 파일을 읽을 수 없습니다: 다시 보정하세요")
         if calibration is None:
             raise ConflictError("nothing is calibrated yet: calibrate first, then confirm the outline", rule=RULE,
                                 ko="아직 보정하지 않았습니다: 먼저 보정하고 윤곽을 확인하세요")
-        in_use = [(float(x), float(y)) for x, y in calibration.mat_polygon]
-        if len(mat) != len(in_use) or any(abs(a - c) > SAME_POINT or abs(b - d) > SAME_POINT
-                                          for (a, b), (c, d) in zip(mat, in_use)):
+        shown = calibration.mat_polygon
+        if len(mat) != len(shown) or any(abs(a - c) > SAME_POINT or abs(b - d) > SAME_POINT
+                                         for (a, b), (c, d) in zip(mat, shown)):
             raise ConflictError("the outline confirmed is not the one in use (calibrated again meanwhile?):"
                                 " look at the outline again", rule=RULE,
                                 ko="확인한 윤곽이 지금 쓰는 윤곽이 아닙니다 (그새 다시 보정했나요?): 윤곽을 다시 보세요")
-        from yut_cam.vision.learning import confirm_outline as confirmed_outline
-
-        confirmed = confirmed_outline(calibration)
+        confirmed = confirm_outline(calibration)
         already = confirmed is calibration
         if not already:
             try:
                 confirmed = run_blocking(install, confirmed, target)
             except OSError as exc:
-                raise ServiceError(f"cannot write the calibration {str(target)!r}: {exc}", rule=RULE,
-                                   ko=f"보정 파일을 저장하지 못했습니다: {exc}") from None
+                raise write_failed(target, exc) from None
             if loop is not None:
                 loop.use_calibration(confirmed)
     return jsonify({"ok": True, "already": already, "applied": loop is not None, **summary(confirmed, target)})
@@ -351,6 +342,26 @@ def install(calibration: Any, target: Path) -> Any:
         shutil.rmtree(staging, ignore_errors=True)
     _prune_backgrounds(target)
     return Calibration.load(target)
+
+
+def in_use(loop: Any, path: Path) -> tuple[Any, str | None]:
+    """The calibration the camera ``loop`` reads with, else the one on file at ``path``
+    (None if neither), and why the file could not be read (None if it could, or is absent)."""
+    calibration = None if loop is None else loop.calibration
+    if calibration is not None or not path.exists():
+        return calibration, None
+    from yut_cam.vision.calibration import Calibration
+    from yut_cam.vision.errors import VisionError
+
+    try:
+        return run_blocking(Calibration.load, path), None
+    except VisionError as exc:
+        return None, str(exc)
+
+
+def write_failed(target: Path, exc: OSError) -> ServiceError:
+    return ServiceError(f"cannot write the calibration {str(target)!r}: {exc}", rule=RULE,
+                        ko=f"보정 파일을 저장하지 못했습니다: {exc}")
 
 
 def backup_path(target: Path) -> Path:
@@ -402,15 +413,7 @@ def current() -> Response:
     path = target_path()
     out: dict[str, Any] = {"calibrated": False, "path": str(path), "camera": loop is not None,
                            "photos": {kind: photo_url(kind) for kind in KINDS}, "problem": None}
-    calibration = None if loop is None else loop.calibration
-    if calibration is None and path.exists():
-        from yut_cam.vision.calibration import Calibration
-        from yut_cam.vision.errors import VisionError
-
-        try:
-            calibration = run_blocking(Calibration.load, path)
-        except VisionError as exc:
-            out["problem"] = str(exc)
+    calibration, out["problem"] = in_use(loop, path)
     if calibration is not None:
         out.update(calibrated=True, **summary(calibration, path))
     return jsonify(out)
