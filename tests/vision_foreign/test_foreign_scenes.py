@@ -25,6 +25,7 @@ from bench.foreign_scenes import (
     calibration_images,
     collect,
     outline_off,
+    run_style,
     settle_outline,
 )
 
@@ -141,3 +142,17 @@ def test_the_benchs_referee_confirms_an_outline_on_the_mats_edge_and_taps_one_of
     assert how == looked and settled.mat_doubt == (0.0, 0.0)
     assert (settled.mat_polygon == cal.mat_polygon) == (looked == "confirmed")
     assert settle_outline(settled, empty, belly, back, style.taps(), style.mat_polygon_image()) == (settled, "")
+
+
+def test_the_sticks_shadows_past_their_tips_hide_no_mark() -> None:
+    """Independent venue 55012: the belly picture's sticks cast their shadows past their tips
+    on a tan mat, two thirds as light and as colourful as it; read as the sticks' own ends, they
+    made two sticks look marked, and calibration found the mark on none (every 도 and 빽도 was
+    then asked). Taken for the mat's shade, the red ring is the mark: its 도 and its 빽도 read
+    unasked."""
+    records = run_style((55012, 9, None, True))
+    assert all(r["cal_mark"] for r in records)
+    one_up = [r for r in records if r["read"] in ("도", "빽도")]  # one stick read 배 up: its mark decides
+    assert [r["truth"] for r in one_up] == ["도", "도", "도", "빽도"]
+    for r in one_up:
+        assert r["read"] == r["truth"] and not any("빽도 mark" in why for why in r["reasons"]), r

@@ -392,6 +392,37 @@ def _lab_of_linear(bgr: tuple[float, float, float]) -> npt.NDArray[np.float64]:
     return cv2.cvtColor(np.uint8(np.round(srgb * 255)), cv2.COLOR_BGR2LAB).reshape(3).astype(np.float64)
 
 
+# a tan 멍석 and pale greenish wood, in linear light (BGR)
+TAN_MAT_LINEAR, GREEN_WOOD_LINEAR = (0.16, 0.36, 0.52), (0.30, 0.62, 0.50)
+
+
+def _dimmed(bgr: tuple[float, float, float], k: float) -> tuple[float, float, float]:
+    return (k * bgr[0], k * bgr[1], k * bgr[2])
+
+
+def _greyed(bgr: tuple[float, float, float], keep: float) -> tuple[float, float, float]:
+    """``bgr`` with only ``keep`` of its colour left, as light as it was."""
+    y = 0.0722 * bgr[0] + 0.7152 * bgr[1] + 0.2126 * bgr[2]
+    return (keep * bgr[0] + (1 - keep) * y, keep * bgr[1] + (1 - keep) * y, keep * bgr[2] + (1 - keep) * y)
+
+
+@pytest.mark.parametrize(("colour", "blend"), [
+    (TAN_MAT_LINEAR, True),  # the mat itself
+    (GREEN_WOOD_LINEAR, True),  # the stick's body
+    (_dimmed(TAN_MAT_LINEAR, 0.5), True),  # the mat in light shade
+    # a stick's shadow past its tip, 0.3 and 0.15 of the light: greyer as it is darker
+    # (independent 55012: read as stick, and the mark found on no stick)
+    (_dimmed(TAN_MAT_LINEAR, 0.3), True),
+    (_dimmed(TAN_MAT_LINEAR, 0.15), True),
+    (_dimmed(TAN_MAT_LINEAR, 0.05), False),  # as dark as a black mark: deeper than any shade taken
+    (_greyed(_dimmed(TAN_MAT_LINEAR, 0.3), 0.5), False),  # a dark mark greyer than the mat's shade (51014)
+    ((0.10, 0.06, 0.09), False),  # a dark mark of another hue
+])
+def test_blends_take_the_mats_shade_greyer_as_it_is_darker(colour: tuple[float, float, float], blend: bool) -> None:
+    got = F.blends(_lab_of_linear(colour), _lab_of_linear(TAN_MAT_LINEAR), _lab_of_linear(GREEN_WOOD_LINEAR))
+    assert bool(got) == blend
+
+
 @pytest.mark.parametrize(("gain", "sheen"), [(1.0, 0.1), (0.6, 0.35), (1.2, 0.05)])
 def test_sheen_mark_fades_the_mark_as_the_body(gain: float, sheen: float) -> None:
     # a tan body and a red mark, in linear light; the glossy stick catches a sheen

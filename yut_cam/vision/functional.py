@@ -350,6 +350,10 @@ def face_lab(names: tuple[str, ...], features: tuple[float, ...]) -> npt.NDArray
 TIP_TRIM = 0.15
 TIP_BODY = 12.0  # ΔE from the body's colour within which a pixel shows the body
 TIP_CHROMA = 6.0  # chroma (Lab a, b) within which a pixel is a blend of the body and the mat
+# the mat's shade past a tip (blends): as deep as this cube root of its light (0.5: an
+# eighth of the light), its lightness (CIELab L*) within TIP_LIGHT of the mat's that dark
+SHADE_DEPTH = 0.5
+TIP_LIGHT = 5.0
 
 
 def stick_shows(lab: npt.NDArray[np.float64], mat: npt.NDArray[np.float64],
@@ -367,13 +371,28 @@ def stick_shows(lab: npt.NDArray[np.float64], mat: npt.NDArray[np.float64],
 
 def blends(lab: npt.NDArray[np.float64], mat: npt.NDArray[np.float64],
            body: npt.NDArray[np.float64]) -> npt.NDArray[np.bool_]:
-    """Whether colours ``lab`` (Lab, ... x 3) are blends of the ``body``'s with the mat's
-    (``mat``, the same shape or one colour) or its shade: their chroma (a, b; shade keeps the
-    mat's) lies within ``TIP_CHROMA`` of the line between the two."""
+    """Whether colours ``lab`` (OpenCV's 8-bit Lab, ... x 3) are blends of the ``body``'s
+    with the mat's (``mat``, the same shape or one colour) or its shade: their chroma (a, b)
+    lies within ``TIP_CHROMA`` of the line between the body's and the mat's (a rim, or a
+    shade keeping the mat's chroma), or the colour is the mat's own in shade as deep as
+    ``SHADE_DEPTH`` (chroma within ``TIP_CHROMA``, lightness within ``TIP_LIGHT``).
+
+    Light dimmed to k of itself scales CIELab's L* + 16, a* and b* alike by the cube root of
+    k: a shadow on a saturated mat is as much greyer as it is darker (independent 55012: the
+    sticks' shadows past their tips on a tan mat, two thirds as light and as colourful, were
+    read as stick, and the mark found on none). A dark mark is no such shade: greyer, or of
+    another hue, than the mat as dark as it (independent 51014, 50027)."""
     px, under = lab[..., 1:], np.broadcast_to(mat[..., 1:], lab[..., 1:].shape)
     toward = body[1:] - under
     t = np.clip(((px - under) * toward).sum(axis=-1) / np.maximum((toward * toward).sum(axis=-1), 1e-6), 0.0, 1.0)
     out: npt.NDArray[np.bool_] = np.linalg.norm(px - (under + t[..., None] * toward), axis=-1) < TIP_CHROMA
+    # or the mat's own shade: in units from black (L* + 16, a*, b*, the lightness scaled so
+    # that TIP_LIGHT counts as TIP_CHROMA) the mat's colour times k, k from 1 to SHADE_DEPTH
+    weigh = np.array([100.0 / 255.0 * TIP_CHROMA / TIP_LIGHT, 1.0, 1.0])
+    shift = np.array([16.0 * 255.0 / 100.0, -128.0, -128.0])
+    p, m = (lab + shift) * weigh, (np.broadcast_to(mat, lab.shape) + shift) * weigh
+    k = np.clip((p * m).sum(axis=-1) / np.maximum((m * m).sum(axis=-1), 1e-6), SHADE_DEPTH, 1.0)
+    out |= np.linalg.norm(p - k[..., None] * m, axis=-1) < TIP_CHROMA
     return out
 
 
