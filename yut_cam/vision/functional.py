@@ -385,14 +385,18 @@ def blends(lab: npt.NDArray[np.float64], mat: npt.NDArray[np.float64],
     px, under = lab[..., 1:], np.broadcast_to(mat[..., 1:], lab[..., 1:].shape)
     toward = body[1:] - under
     t = np.clip(((px - under) * toward).sum(axis=-1) / np.maximum((toward * toward).sum(axis=-1), 1e-6), 0.0, 1.0)
-    out: npt.NDArray[np.bool_] = np.linalg.norm(px - (under + t[..., None] * toward), axis=-1) < TIP_CHROMA
+    out: npt.NDArray[np.bool_] = np.asarray(np.linalg.norm(px - (under + t[..., None] * toward), axis=-1) < TIP_CHROMA)
     # or the mat's own shade: in units from black (L* + 16, a*, b*, the lightness scaled so
     # that TIP_LIGHT counts as TIP_CHROMA) the mat's colour times k, k from 1 to SHADE_DEPTH
+    rest = ~out
+    if not rest.any():
+        return out
     weigh = np.array([100.0 / 255.0 * TIP_CHROMA / TIP_LIGHT, 1.0, 1.0])
     shift = np.array([16.0 * 255.0 / 100.0, -128.0, -128.0])
-    p, m = (lab + shift) * weigh, (np.broadcast_to(mat, lab.shape) + shift) * weigh
-    k = np.clip((p * m).sum(axis=-1) / np.maximum((m * m).sum(axis=-1), 1e-6), SHADE_DEPTH, 1.0)
-    out |= np.linalg.norm(p - k[..., None] * m, axis=-1) < TIP_CHROMA
+    p, m = (lab[rest] + shift) * weigh, (np.broadcast_to(mat, lab.shape)[rest] + shift) * weigh
+    k = np.clip(np.einsum("...i,...i", p, m) / np.maximum(np.einsum("...i,...i", m, m), 1e-6), SHADE_DEPTH, 1.0)
+    gap = p - k[..., None] * m
+    out[rest] = np.einsum("...i,...i", gap, gap) < TIP_CHROMA ** 2
     return out
 
 
