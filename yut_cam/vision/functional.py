@@ -354,6 +354,10 @@ TIP_CHROMA = 6.0  # chroma (Lab a, b) within which a pixel is a blend of the bod
 # eighth of the light), its lightness (CIELab L*) within TIP_LIGHT of the mat's that dark
 SHADE_DEPTH = 0.5
 TIP_LIGHT = 5.0
+# OpenCV's 8-bit Lab to units from black (L* + 16, a*, b*, the lightness scaled so that
+# TIP_LIGHT counts as TIP_CHROMA), where dimming the light scales a colour toward 0
+_FROM_BLACK = np.array([16.0 * 255.0 / 100.0, -128.0, -128.0])
+_SHADE_UNITS = np.array([100.0 / 255.0 * TIP_CHROMA / TIP_LIGHT, 1.0, 1.0])
 
 
 def stick_shows(lab: npt.NDArray[np.float64], mat: npt.NDArray[np.float64],
@@ -386,14 +390,13 @@ def blends(lab: npt.NDArray[np.float64], mat: npt.NDArray[np.float64],
     toward = body[1:] - under
     t = np.clip(((px - under) * toward).sum(axis=-1) / np.maximum((toward * toward).sum(axis=-1), 1e-6), 0.0, 1.0)
     out: npt.NDArray[np.bool_] = np.asarray(np.linalg.norm(px - (under + t[..., None] * toward), axis=-1) < TIP_CHROMA)
-    # or the mat's own shade: in units from black (L* + 16, a*, b*, the lightness scaled so
-    # that TIP_LIGHT counts as TIP_CHROMA) the mat's colour times k, k from 1 to SHADE_DEPTH
+    # or the mat's own shade, tried on the colours left (a stick's body is a blend already):
+    # from black, the mat's colour times k, k from 1 down to SHADE_DEPTH
     rest = ~out
     if not rest.any():
         return out
-    weigh = np.array([100.0 / 255.0 * TIP_CHROMA / TIP_LIGHT, 1.0, 1.0])
-    shift = np.array([16.0 * 255.0 / 100.0, -128.0, -128.0])
-    p, m = (lab[rest] + shift) * weigh, (np.broadcast_to(mat, lab.shape)[rest] + shift) * weigh
+    p = (lab[rest] + _FROM_BLACK) * _SHADE_UNITS
+    m = (np.broadcast_to(mat, lab.shape)[rest] + _FROM_BLACK) * _SHADE_UNITS
     k = np.clip(np.einsum("...i,...i", p, m) / np.maximum(np.einsum("...i,...i", m, m), 1e-6), SHADE_DEPTH, 1.0)
     gap = p - k[..., None] * m
     out[rest] = np.einsum("...i,...i", gap, gap) < TIP_CHROMA ** 2
