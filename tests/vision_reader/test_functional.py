@@ -423,6 +423,25 @@ def test_blends_take_the_mats_shade_greyer_as_it_is_darker(colour: tuple[float, 
     assert bool(got) == blend
 
 
+# independent venue 60002 (OpenCV Lab, 8-bit): a small red dot at the tip of a pale stick, and
+# the dark knots on the other sticks, a little redder than their wood
+RED_DOT, PALE_BODY = (125.0, 154.0, 154.0), (164.0, 137.0, 153.0)
+
+
+@pytest.mark.parametrize(("colour", "like"), [
+    (RED_DOT, True),
+    ((135.0, 150.0, 154.0), True),  # the dot blurred into the body at its rim
+    ((140.0, 141.0, 153.0), False),  # a knot: 24 darker in 8-bit L (9 in CIELab), hardly redder
+    ((150.0, 137.0, 153.0), False),  # the body in shade
+])
+def test_mark_like_weighs_lightness_in_cielab_units(colour: tuple[float, float, float], like: bool) -> None:
+    """OpenCV's 8-bit L* is 2.55 times CIELab's: counted so, a knot darker than the wood is
+    nearer a red dot than the wood is (60002's knots read 0.39 as marked to the dot's 0.40,
+    and calibration learned no mark)."""
+    got = F.mark_like(np.array(colour), np.array(PALE_BODY), np.array(RED_DOT))
+    assert bool(got) == like
+
+
 @pytest.mark.parametrize(("gain", "sheen"), [(1.0, 0.1), (0.6, 0.35), (1.2, 0.05)])
 def test_sheen_mark_fades_the_mark_as_the_body(gain: float, sheen: float) -> None:
     # a tan body and a red mark, in linear light; the glossy stick catches a sheen

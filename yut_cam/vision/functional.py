@@ -357,7 +357,9 @@ TIP_LIGHT = 5.0
 # OpenCV's 8-bit Lab to units from black (L* + 16, a*, b*, the lightness scaled so that
 # TIP_LIGHT counts as TIP_CHROMA), where dimming the light scales a colour toward 0
 _FROM_BLACK = np.array([16.0 * 255.0 / 100.0, -128.0, -128.0])
-_SHADE_UNITS = np.array([100.0 / 255.0 * TIP_CHROMA / TIP_LIGHT, 1.0, 1.0])
+# OpenCV's 8-bit Lab scales L* by 255/100 and a*, b* by one: these bring it to CIELab's units
+_CIE_UNITS = np.array([100.0 / 255.0, 1.0, 1.0])
+_SHADE_UNITS = _CIE_UNITS * np.array([TIP_CHROMA / TIP_LIGHT, 1.0, 1.0])
 
 
 def stick_shows(lab: npt.NDArray[np.float64], mat: npt.NDArray[np.float64],
@@ -520,10 +522,12 @@ def mark_like(lab: npt.NDArray[np.float64], body_lab: npt.NDArray[np.float64],
     """Where colours ``lab`` (Lab, ... x 3) look like the 빽도 mark ``mark_lab`` on a stick
     of body colour ``body_lab``: near the mark's colour, not merely nearer it than the body
     (a black stripe of the mat, a shadow, is nearer a red mark than a pale body but no mark),
-    and clearly away from the body."""
-    sep = float(np.linalg.norm(mark_lab - body_lab))
-    d_body = np.linalg.norm(lab - body_lab, axis=-1)
-    d_mark = np.linalg.norm(lab - mark_lab, axis=-1)
+    and clearly away from the body. Distances are CIELab's: counted in OpenCV's 8-bit L*, a
+    knot a little darker than the wood is nearer a red dot than the wood is (independent
+    60002: the knots read as marked as the dot, and calibration learned no mark)."""
+    sep = float(np.linalg.norm((mark_lab - body_lab) * _CIE_UNITS))
+    d_body = np.linalg.norm((lab - body_lab) * _CIE_UNITS, axis=-1)
+    d_mark = np.linalg.norm((lab - mark_lab) * _CIE_UNITS, axis=-1)
     out: npt.NDArray[np.bool_] = (d_mark < d_body) & (d_body > 0.35 * sep) & (d_mark < 0.9 * sep)
     return out
 
