@@ -461,7 +461,7 @@ def end_marks(patch: U8, body_lab: npt.NDArray[np.float64], mark_lab: npt.NDArra
     """
     h, w = patch.shape[:2]
     full = cv2.cvtColor(patch, cv2.COLOR_BGR2LAB).astype(np.float64)
-    sep = float(np.linalg.norm(mark_lab - body_lab))
+    sep = float(cie_distance(mark_lab, body_lab))
     lo, hi = 0, w
     under = None if mat is None else cv2.cvtColor(mat, cv2.COLOR_BGR2LAB).astype(np.float64)
     if max_trim > 0.0:
@@ -470,7 +470,7 @@ def end_marks(patch: U8, body_lab: npt.NDArray[np.float64], mark_lab: npt.NDArra
         # stick's too where it is no blend of the body with the mat or its shade (what lies
         # past a tip)
         band = slice(int(h * 0.1), max(int(h * 0.1) + 1, int(round(h * 0.9))))
-        shows = np.linalg.norm(full[band] - body_lab, axis=2) < 0.35 * sep
+        shows = cie_distance(full[band], body_lab) < MARK_AWAY * sep
         lo, hi = tip_span(shows, max_trim)
         if under is not None and (lo > 0 or hi < w):
             tips = np.r_[0:lo, hi:w]
@@ -517,18 +517,28 @@ def end_marks(patch: U8, body_lab: npt.NDArray[np.float64], mark_lab: npt.NDArra
     return EndMarks((out[0], out[1]), (rows[0], rows[1]))
 
 
+# a colour this share of the way from a stick's body to its mark (CIELab distance) is away
+# from the body: mark-like (mark_like) if nearer the mark, and no body at a tip (end_marks)
+MARK_AWAY = 0.35
+
+
+def cie_distance(lab: npt.NDArray[np.float64], other: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+    """CIELab's distance (ΔE 1976) between OpenCV 8-bit Lab colours (... x 3), broadcast."""
+    out: npt.NDArray[np.float64] = np.linalg.norm((lab - other) * _CIE_UNITS, axis=-1)
+    return out
+
+
 def mark_like(lab: npt.NDArray[np.float64], body_lab: npt.NDArray[np.float64],
               mark_lab: npt.NDArray[np.float64]) -> npt.NDArray[np.bool_]:
-    """Where colours ``lab`` (Lab, ... x 3) look like the 빽도 mark ``mark_lab`` on a stick
-    of body colour ``body_lab``: near the mark's colour, not merely nearer it than the body
-    (a black stripe of the mat, a shadow, is nearer a red mark than a pale body but no mark),
-    and clearly away from the body. Distances are CIELab's: counted in OpenCV's 8-bit L*, a
+    """Where colours ``lab`` (OpenCV's 8-bit Lab, ... x 3) look like the 빽도 mark
+    ``mark_lab`` on a stick of body colour ``body_lab``: near the mark's colour, not merely
+    nearer it than the body (a black stripe of the mat, a shadow, is nearer a red mark than a
+    pale body but no mark), and clearly away from the body (``MARK_AWAY``). Distances are CIELab's: counted in OpenCV's 8-bit L*, a
     knot a little darker than the wood is nearer a red dot than the wood is (independent
     60002: the knots read as marked as the dot, and calibration learned no mark)."""
-    sep = float(np.linalg.norm((mark_lab - body_lab) * _CIE_UNITS))
-    d_body = np.linalg.norm((lab - body_lab) * _CIE_UNITS, axis=-1)
-    d_mark = np.linalg.norm((lab - mark_lab) * _CIE_UNITS, axis=-1)
-    out: npt.NDArray[np.bool_] = (d_mark < d_body) & (d_body > 0.35 * sep) & (d_mark < 0.9 * sep)
+    sep = float(cie_distance(mark_lab, body_lab))
+    d_body, d_mark = cie_distance(lab, body_lab), cie_distance(lab, mark_lab)
+    out: npt.NDArray[np.bool_] = (d_mark < d_body) & (d_body > MARK_AWAY * sep) & (d_mark < 0.9 * sep)
     return out
 
 
