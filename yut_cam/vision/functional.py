@@ -461,7 +461,9 @@ def end_marks(patch: U8, body_lab: npt.NDArray[np.float64], mark_lab: npt.NDArra
     """
     h, w = patch.shape[:2]
     full = cv2.cvtColor(patch, cv2.COLOR_BGR2LAB).astype(np.float64)
-    sep = float(cie_distance(mark_lab, body_lab))
+    # in 8-bit Lab units, unlike mark_like: measured in CIELab's, independent 61033's first
+    # 빽도 read 도 unasked (held-out 59 and independent 60: one throw asked fewer)
+    sep = float(np.linalg.norm(mark_lab - body_lab))
     lo, hi = 0, w
     under = None if mat is None else cv2.cvtColor(mat, cv2.COLOR_BGR2LAB).astype(np.float64)
     if max_trim > 0.0:
@@ -470,7 +472,7 @@ def end_marks(patch: U8, body_lab: npt.NDArray[np.float64], mark_lab: npt.NDArra
         # stick's too where it is no blend of the body with the mat or its shade (what lies
         # past a tip)
         band = slice(int(h * 0.1), max(int(h * 0.1) + 1, int(round(h * 0.9))))
-        shows = cie_distance(full[band], body_lab) < MARK_AWAY * sep
+        shows = np.linalg.norm(full[band] - body_lab, axis=2) < 0.35 * sep
         lo, hi = tip_span(shows, max_trim)
         if under is not None and (lo > 0 or hi < w):
             tips = np.r_[0:lo, hi:w]
@@ -517,8 +519,8 @@ def end_marks(patch: U8, body_lab: npt.NDArray[np.float64], mark_lab: npt.NDArra
     return EndMarks((out[0], out[1]), (rows[0], rows[1]))
 
 
-# a colour this share of the way from a stick's body to its mark (CIELab distance) is away
-# from the body: mark-like (mark_like) if nearer the mark, and no body at a tip (end_marks)
+# a colour this share of the way from a stick's body to its mark (CIELab distance) is
+# clearly away from the body (mark_like)
 MARK_AWAY = 0.35
 
 
@@ -533,9 +535,10 @@ def mark_like(lab: npt.NDArray[np.float64], body_lab: npt.NDArray[np.float64],
     """Where colours ``lab`` (OpenCV's 8-bit Lab, ... x 3) look like the 빽도 mark
     ``mark_lab`` on a stick of body colour ``body_lab``: near the mark's colour, not merely
     nearer it than the body (a black stripe of the mat, a shadow, is nearer a red mark than a
-    pale body but no mark), and clearly away from the body (``MARK_AWAY``). Distances are CIELab's: counted in OpenCV's 8-bit L*, a
-    knot a little darker than the wood is nearer a red dot than the wood is (independent
-    60002: the knots read as marked as the dot, and calibration learned no mark)."""
+    pale body but no mark), and clearly away from the body (``MARK_AWAY``). Distances are
+    CIELab's: counted in OpenCV's 8-bit L*, a knot a little darker than the wood is nearer a
+    red dot than the wood is (independent 60002: the knots read as marked as the dot, and
+    calibration learned no mark)."""
     sep = float(cie_distance(mark_lab, body_lab))
     d_body, d_mark = cie_distance(lab, body_lab), cie_distance(lab, mark_lab)
     out: npt.NDArray[np.bool_] = (d_mark < d_body) & (d_body > MARK_AWAY * sep) & (d_mark < 0.9 * sep)
