@@ -208,6 +208,10 @@ def test_saving_only_what_was_learned_keeps_the_background_picture(triplet_cal: 
     (lambda f: f.update(samples={"배": [], "등": []}, learned={"배": [[1.0] * 8], "등": []}), "without"),
     (lambda f: f.update(direction=[1.0, 2.0]), "direction"),
     (lambda f: f.update(samples={"배": [["x"] * 8], "등": []}), "samples"),
+    (lambda f: f.update(lights=[1.0]), "lights"),
+    (lambda f: f.update(lights=[1.2, 0.9]), "lights"),
+    (lambda f: f.update(lights=[-1.0, 1.0]), "lights"),
+    (lambda f: f.update(lights="bright"), "lights"),
 ])
 def test_load_refuses_bad_learned_faces(triplet_cal: Calibration, tmp_path: Path, edit, message: str) -> None:  # type: ignore[no-untyped-def]
     triplet_cal.save(tmp_path / "venue.json")
@@ -245,3 +249,55 @@ def test_a_venue_that_has_learned_little_asks_about_a_face_read_at_a_middling_ma
     monkeypatch.setattr(reader, "YOUNG_STICKS", 0)
     fifth = run_style((36505, 5, None, True))[4]
     assert (fifth["truth"], fifth["read"], fifth["flagged"]) == ("걸", "개", False)
+
+
+# the light the known sticks were seen in: beyond it, a face read is a guess
+
+@pytest.mark.parametrize(("lights", "light", "off"), [
+    ((0.8, 1.0), 0.9, 1.0),  # within what calibration saw
+    ((0.8, 1.0), 1.0, 1.0),
+    ((0.8, 1.0), 1.3, 1.3),  # a lamp's pool: brighter than any known stick
+    ((0.8, 1.0), 0.5, 1.6),  # a shaded corner
+    ((0.0, 0.0), 3.0, 1.0),  # a file from before: not known, never doubted for it
+])
+def test_how_far_a_stick_lies_outside_the_light_the_faces_were_seen_in(
+        lights: tuple[float, float], light: float, off: float) -> None:
+    model = dataclasses.replace(_model(np.random.default_rng(7))[0], lights=lights)
+    assert model.light_off(light) == pytest.approx(off)
+
+
+def test_sticks_confirmed_in_new_light_widen_it() -> None:
+    model, belly, back = _model(np.random.default_rng(8))
+    model = dataclasses.replace(model, lights=(0.8, 1.0))
+    taught = model.taught([tuple(belly[0])], [tuple(back[0])], [1.4, 0.9])
+    assert taught.lights == (0.8, 1.4)
+    assert model.taught([tuple(belly[0])], [], []).lights == (0.8, 1.0)  # no light said: none learned
+    unknown = dataclasses.replace(model, lights=(0.0, 0.0))
+    assert unknown.taught([tuple(belly[0])], [], [1.4]).lights == (0.0, 0.0)  # nothing to widen
+
+
+def _lit(r: Reading, lights: list[float]) -> Reading:
+    sticks = tuple(dataclasses.replace(s, light=x) for s, x in zip(r.sticks, lights))
+    return dataclasses.replace(r, sticks=sticks)
+
+
+def test_only_sticks_read_right_widen_the_light(triplet_cal: Calibration) -> None:
+    """A stick the confirmation turns over was misread in its light: the model has not
+    shown it can read faces there."""
+    lo, hi = triplet_cal.faces.lights
+    r = _lit(reading("배등등등", [0.1, 0.9, 0.6, 0.95]), [hi, hi, 2.0 * hi, hi])
+    r = dataclasses.replace(r, sticks=tuple(dataclasses.replace(s, features=triplet_cal.faces.samples[0][0])
+                                             for s in r.sticks))
+    assert learn(triplet_cal, r, "도").faces.lights == (lo, 2.0 * hi)  # read right: 2x is known now
+    assert learn(triplet_cal, r, "개").faces.lights == (lo, hi)  # the 2x stick was 배, read 등
+
+
+def test_a_calibration_keeps_the_light_its_sticks_lay_in(triplet_cal: Calibration, tmp_path: Path) -> None:
+    lo, hi = triplet_cal.faces.lights
+    assert 0.0 < lo <= hi
+    triplet_cal.save(tmp_path / "venue.json")
+    assert Calibration.load(tmp_path / "venue.json").faces.lights == pytest.approx((lo, hi), abs=1e-4)
+    data = json.loads((tmp_path / "venue.json").read_text(encoding="utf-8"))
+    del data["faces"]["lights"]  # a file from before
+    (tmp_path / "venue.json").write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+    assert Calibration.load(tmp_path / "venue.json").faces.lights == (0.0, 0.0)

@@ -16,7 +16,13 @@ CASES = [
     ("stick 2: face unsure (margin 0.12)", "2번 윷의 배·등이 확실하지 않습니다"),
     ("stick 2: face unsure (it reads -0.04 along its middle, 1.03 across more of its width)",
      "2번 윷의 배·등이 확실하지 않습니다"),
+    ("stick 1: face unsure (in light 1.4 times brighter than the faces were learned in)",
+     "1번 윷이 보정 때 윷들이 놓였던 곳보다 1.4배 밝은 빛 속에 있어 배·등이 확실하지 않습니다"),
+    ("stick 3: face unsure (in light 1.3 times darker than the faces were learned in)",
+     "3번 윷이 보정 때 윷들이 놓였던 곳보다 1.3배 어두운 빛 속에 있어"),
     ("stick 4: looks like neither face (5.2 spreads from 등)", "4번 윷이 배도 등도 닮지 않았습니다"),
+    ("stick 2: looks like neither face (it reads 1.25, past the round face, 3.4 spreads from it: the mat or a shade"
+     " in its box)", "2번 윷이 배도 등도 닮지 않았습니다"),
     ("stick 3: a dark band along one side, without it the face reads 배", "3번 윷 한쪽 가장자리가 어둡습니다"),
     ("stick 2: seen only in part (64% of a stick's length)", "2번 윷이 일부만 보입니다 (길이의 64%)"),
     ("stick 1: its two halves read as different faces (0.74, -0.14): shade or a neighbour on it",

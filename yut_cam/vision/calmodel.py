@@ -214,7 +214,8 @@ class Calibration:
                       "fit_error": round(self.faces.fit_error, 4),
                       "direction": [round(v, 6) for v in self.faces.direction],
                       "samples": _samples_dict(self.faces.samples),
-                      "learned": _samples_dict(self.faces.learned)},
+                      "learned": _samples_dict(self.faces.learned),
+                      **({"lights": [round(v, 4) for v in self.faces.lights]} if self.faces.lights[0] > 0 else {})},
             "mark": None if self.mark is None else _mark_dict(self.mark),
             **({"mark_problem": self.mark_problem} if self.mark is None else {}),
             **({"mark_distrusted": True} if self.mark_distrusted else {}),
@@ -319,6 +320,11 @@ class Calibration:
         if direction and len(direction) != len(names):
             raise CalibrationError(f"{where}: faces 'direction' needs {len(names)} numbers or none,"
                                    f" got {list(direction)!r}")
+        # files from before the model kept the light its sticks were seen in know none
+        lights = tuple(_num(v, "faces lights", where) for v in _list(faces.get("lights", [0.0, 0.0]), "lights", where))
+        if len(lights) != 2 or not (lights == (0.0, 0.0) or 0.0 < lights[0] <= lights[1]):
+            raise CalibrationError(f"{where}: faces 'lights' needs 2 positive numbers, the least first,"
+                                   f" got {list(lights)!r}")
         # files from before the reader learned from confirmed throws hold no samples (and learn none)
         samples = _samples(faces.get("samples", {"배": [], "등": []}), "samples", len(names), where)
         learned = _samples(faces.get("learned", {"배": [], "등": []}), "learned", len(names), where)
@@ -355,7 +361,7 @@ class Calibration:
         return cls(image_size=image_size, mat_polygon=tuple(polygon), work_size=work_size,
                    segment=segment, stick_length=length, stick_width=width, narrowest=narrowest,
                    faces=FaceModel(names, vecs[0], vecs[1], vecs[2], (sat[0], sat[1]), fit_error, samples=samples,
-                                   learned=learned, direction=direction), mark=mark_model,
+                                   learned=learned, direction=direction, lights=(lights[0], lights[1])), mark=mark_model,
                    background=background, mat_doubt=(doubt[0], doubt[1]), mark_problem=mark_problem,
                    mark_distrusted=distrusted, mark_candidates=candidates, mat_off_seen=off_seen,
                    mat_on_seen=on_seen)

@@ -55,6 +55,11 @@ class FaceModel:
     # with enough confirmed sticks, the weights of one discriminant over all the features
     # (they vary together: a brighter patch shows its texture more): empty until then
     direction: tuple[float, ...] = ()
+    # the least and greatest light its known sticks were seen in (the gain a stick's patch
+    # is divided by to bring it to the calibration light, the mean of its three channels):
+    # beyond them the division is a guess (a lamp's pool on a glossy mat brightens the mat
+    # more than the sticks), and so is the face. (0, 0): not known (files from before)
+    lights: tuple[float, float] = (0.0, 0.0)
 
     @property
     def learned_count(self) -> int:
@@ -90,6 +95,14 @@ class FaceModel:
             weight += float(gw.max())
         return total / max(weight, 1e-9)
 
+    def light_off(self, light: float) -> float:
+        """How many times brighter or darker ``light`` (as :attr:`lights` measures it) is than
+        any the known sticks were seen in: 1 within them, or when they are not known."""
+        lo, hi = self.lights
+        if lo <= 0.0 or light <= 0.0:
+            return 1.0
+        return max(1.0, light / hi, lo / light)
+
     def novelty(self, features: npt.NDArray[np.float64], back: bool) -> float:
         """How far ``features`` lie from the face they are read as (``back``: 등), in spreads,
         weighted as :meth:`score` weighs them: a patch holding a shadow, the mat's band or
@@ -119,14 +132,19 @@ class FaceModel:
             errors = [model.score(x) for x in b] + [1.0 - model.score(x) for x in k]
         return dataclasses.replace(model, fit_error=float(np.sqrt(np.mean(np.square(errors)))))
 
-    def taught(self, belly: Sequence[Sequence[float]], back: Sequence[Sequence[float]]) -> FaceModel:
-        """This model refitted with more confirmed sticks (feature vectors, 배 and 등); itself
-        when there is nothing to add or no calibration samples to refit from."""
+    def taught(self, belly: Sequence[Sequence[float]], back: Sequence[Sequence[float]],
+               lights: Sequence[float] = ()) -> FaceModel:
+        """This model refitted with more confirmed sticks (feature vectors, 배 and 등, seen in
+        ``lights``, which widen :attr:`lights`); itself when there is nothing to add or no
+        calibration samples to refit from."""
         if not (belly or back) or not (self.samples[0] and self.samples[1]):
             return self
         more = (self.learned[0] + tuple(tuple(map(float, x)) for x in belly),
                 self.learned[1] + tuple(tuple(map(float, x)) for x in back))
-        return FaceModel.fit(self.samples[0], self.samples[1], more, self.saturated)
+        seen = self.lights
+        if seen[0] > 0.0 and lights:
+            seen = (min(seen[0], *lights), max(seen[1], *lights))
+        return dataclasses.replace(FaceModel.fit(self.samples[0], self.samples[1], more, self.saturated), lights=seen)
 
 
 def _estimate(b: npt.NDArray[np.float64], k: npt.NDArray[np.float64], weigh: bool,

@@ -85,7 +85,10 @@ def learn(calibration: Calibration, reading: Reading, result: str) -> Calibratio
         return calibration
     belly = [s.features for f, s in zip(faces, reading.sticks) if f == "배" and s.features is not None]
     back = [s.features for f, s in zip(faces, reading.sticks) if f == "등" and s.features is not None]
-    model = calibration.faces.taught(belly, back)
+    # the light of the sticks it read right: there the model has shown it reads this venue's faces
+    lights = [s.light for f, s in zip(faces, reading.sticks)
+              if f == s.face and s.features is not None and s.light is not None]
+    model = calibration.faces.taught(belly, back, lights)
     return calibration if model is calibration.faces else dataclasses.replace(calibration, faces=model)
 
 

@@ -58,6 +58,17 @@ FIT_MARGINS = 3.0
 # in-package bench (10 throws a venue) went from 4.6% to 5.3% flagged
 YOUNG_FACE_MARGIN = 0.35
 YOUNG_STICKS = 12
+# a stick in light this many times brighter or darker than any the face model's sticks were
+# seen in (facemodel.FaceModel.lights) has its face asked about: dividing its patch by the
+# light there is a guess so far out (a lamp's pool on a glossy mat brightens the mat more
+# than the stick). Fresh held-out 61502 (a red printed mat under lamps, all eight
+# calibration sticks in one spot): a 배 stick in the pool, 1.3 times the light of any of
+# them, read 등 at a 0.8 margin, 개 read 빽도 unasked. On held-out 61, sticks 1.3 times or more
+# outside the calibration's light read wrong 14 times in 26, within 1.1 times 1.5%; asking
+# past 1.2 asked 2 throws more in 1,800 (held-out 61, independent 61-62) and caught that one.
+# A stick a confirmed throw shows was read right makes its light known (learning.learn)
+# (docs/reader-history.md, session 47)
+LIGHT_OFF = 1.2
 GLARE = 0.08  # share of blown-out pixels on a stick that makes its face unsure
 # a stick's box reaches up to half a stick width further than the stick (blur, a shadow left
 # on it, the top of a round face seen beyond its footprint; measured on both benches: 99% of
@@ -734,7 +745,14 @@ def _read_stick(scene: _Scene, i: int) -> _StickRead:
     conf = 0.5 + 0.5 * min(1.0, margin / 0.6)
     # a stick split out of touching sticks may carry some of its neighbour: ask more
     young = cal.faces.learned_count < YOUNG_STICKS
-    if band_doubt or margin < max(MERGED_FACE_MARGIN if f.merged else FACE_MARGIN,
+    light_level = float(np.mean(light))
+    light_off = cal.faces.light_off(light_level)
+    if light_off > LIGHT_OFF and not band_doubt:
+        conf = min(conf, 0.6)
+        brighter = "brighter" if light_level > cal.faces.lights[1] else "darker"
+        doubts.append(f"stick {i + 1}: face unsure (in light {light_off:.1f} times {brighter} than the faces were"
+                      " learned in)")
+    elif band_doubt or margin < max(MERGED_FACE_MARGIN if f.merged else FACE_MARGIN,
                                   YOUNG_FACE_MARGIN if young else 0.0, FIT_MARGINS * cal.faces.fit_error):
         # one question about the face (the band's says why; its margin on one band says nothing)
         conf = min(conf, 0.6) if band_doubt else conf
@@ -814,7 +832,8 @@ def _read_stick(scene: _Scene, i: int) -> _StickRead:
     box = tuple((float(x) * scene.back_scale, float(y) * scene.back_scale) for x, y in F.rect_corners(rect))
     reading = StickReading(face=face, marked=False, on_mat=depth >= 0.0, box=(box[0], box[1], box[2], box[3]),
                            confidence=round(conf, 3), score=score,
-                           features=tuple(map(float, features)) if teaches else None, mark_scores=candidate_scores,
+                           features=tuple(map(float, features)) if teaches else None,
+                           light=light_level if teaches else None, mark_scores=candidate_scores,
                            outside=-reach if depth < 0.0 else None)
     return _StickRead(reading, margin, mark_share, end_seen, f.faint_ends, box_share, beyond, lightness, mark_rows,
                       past_tip, tuple(doubts), edge, off, unlike)
