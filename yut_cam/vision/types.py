@@ -36,7 +36,8 @@ class StickReading:
     # the face score (0 배 .. 1 등) and, for a stick seen whole and apart, its face features
     score: float | None = field(default=None, compare=False)
     features: tuple[float, ...] | None = field(default=None, compare=False, repr=False)
-    # ... and the light it lay in (FaceModel.lights), which its features widen once learned
+    # ... and the light it lay in (as FaceModel.lights measures it), which joins that range
+    # once a confirmation shows the stick was read right
     light: float | None = field(default=None, compare=False, repr=False)
     # at a venue whose mark calibration could not single out: how each candidate mark
     # (Calibration.mark_candidates) reads this 배-up stick seen whole, for learning the mark
