@@ -311,8 +311,9 @@ def calibrate(empty: npt.NDArray[np.uint8], belly: npt.NDArray[np.uint8], back: 
     # the faces as the reader reads them: on a band of the stick's own width along each box
     faces = _face_model([F.face_features(cut(belly, r, belly_gain, width)) for r in belly_rects],
                         [F.face_features(cut(back, r, back_gain, width)) for r in back_rects])
-    lights = [float(np.mean(F.light_at(field, gain, r.cx, r.cy, work_size)))
-              for rects, gain in ((belly_rects, belly_gain), (back_rects, back_gain)) for r in rects]
+    # the mat's light where the sticks lay (a stick read later is measured so: a change of
+    # light over the whole mat since is no doubt about where it lies)
+    lights = [float(np.mean(F.light_at(field, None, r.cx, r.cy, work_size))) for r in belly_rects + back_rects]
     faces = dataclasses.replace(faces, lights=(min(lights), max(lights)), saturated=(
         max(F.saturated_fraction(F.stick_patch(belly, F.inner(r.scaled(1 / scale)), PATCH_SIZE)) for r in belly_rects),
         max(F.saturated_fraction(F.stick_patch(back, F.inner(r.scaled(1 / scale)), PATCH_SIZE)) for r in back_rects)))

@@ -55,10 +55,11 @@ class FaceModel:
     # with enough confirmed sticks, the weights of one discriminant over all the features
     # (they vary together: a brighter patch shows its texture more): empty until then
     direction: tuple[float, ...] = ()
-    # the least and greatest light its known sticks were seen in (the gain a stick's patch
-    # is divided by to bring it to the calibration light, the mean of its three channels):
-    # beyond them the division is a guess (a lamp's pool on a glossy mat brightens the mat
-    # more than the sticks), and so is the face. (0, 0): not known (files from before)
+    # the least and greatest light its known sticks lay in (the empty mat's light under
+    # them at calibration, functional.illumination, the mean of its three channels): a stick
+    # elsewhere is divided by the mat's light there, and beyond them that is a guess (a lamp's
+    # pool on a glossy mat brightens the mat more than the sticks), and so is the face.
+    # (0, 0): not known (files from before)
     lights: tuple[float, float] = (0.0, 0.0)
 
     @property

@@ -686,6 +686,9 @@ def _read_stick(scene: _Scene, i: int) -> _StickRead:
     # a stick split out of touching sticks is read on a narrower band along its middle
     across = ACROSS_MERGED if f.merged else ACROSS
     light = F.light_at(scene.field, scene.gain, f.rect.cx, f.rect.cy, cal.work_size)  # on this stick
+    # the mat's light here at calibration: where on the mat it lies against the face model's
+    # sticks (a change of light since, over the whole mat, is measured on the mat around it)
+    mat_light = F.light_at(scene.field, None, f.rect.cx, f.rect.cy, cal.work_size)
     others = np.zeros(mask.shape, np.uint8)  # the other sticks' middles
     cover = np.zeros(mask.shape, np.uint8)  # what hides this stick's face
     near = np.zeros(mask.shape, np.uint8)
@@ -745,7 +748,7 @@ def _read_stick(scene: _Scene, i: int) -> _StickRead:
     conf = 0.5 + 0.5 * min(1.0, margin / 0.6)
     # a stick split out of touching sticks may carry some of its neighbour: ask more
     young = cal.faces.learned_count < YOUNG_STICKS
-    light_level = float(np.mean(light))
+    light_level = float(np.mean(mat_light))
     light_off = cal.faces.light_off(light_level)
     if light_off > LIGHT_OFF and not band_doubt:
         conf = min(conf, 0.6)
@@ -793,8 +796,7 @@ def _read_stick(scene: _Scene, i: int) -> _StickRead:
         # the venue's mark; with none yet, how each candidate reads this stick (to learn the
         # mark from a confirmed 빽도)
         models = (cal.mark,) if cal.mark is not None else cal.mark_candidates
-        # the empty mat in the light it had at calibration here, to tell a tip's blurred rim
-        mat_light = F.light_at(scene.field, None, f.rect.cx, f.rect.cy, cal.work_size)
+        # the empty mat in the light it had at calibration here tells a tip's blurred rim
         read = _read_marks(image, rect_m, across, (light, mat_light), near, scene.differs, scene.fg_raw, s, cal, models)
         if cal.mark is not None:
             mark_share, end_seen, lightness, beyond = read.shares[0], read.end_seen, read.lightness, read.beyond
