@@ -25,7 +25,11 @@ error). The referee then looks at the outline found, as the console draws it ove
 picture: when the calibration warns that the mat's edge is unsure, or the line strays off the
 mat's true edge by more than its own width (``OUTLINE_SEEN``), they calibrate again with the
 taps (recorded as ``tapped``); else they confirm it as the mat's edge (``confirmed``,
-:func:`yut_cam.vision.learning.confirm_outline`),
+:func:`yut_cam.vision.learning.confirm_outline`). When calibration warns that the 빽도 mark was not
+learned, or shows faintly or small, and says to retake the 배 picture with the mark in plain
+view, the referee does, up to ``BELLY_RETAKES`` times, and keeps the calibration whose mark
+warns least (:func:`retake_belly`; the sticks laid again on a generator of their own, so the
+throws that follow are the same). The bench then
 reads every throw and prints a table per case. As in a match, the referee confirms each
 throw and the reader learns the venue's sticks from it (:mod:`yut_cam.vision.learning`):
 the bench confirms the true result after scoring the reading (``--no-learn``: every throw
@@ -611,6 +615,9 @@ def run_style(args: Job) -> list[dict[str, Any]]:
     cover, excess = (float("nan"), float("nan")) if cal is None else mat_share(style, list(cal.mat_polygon))
     cal, looked = settle_outline(cal, empty, belly, back, style.taps(), style.mat_polygon_image())
     cal_mode = looked or cal_mode
+    lay = np.random.default_rng(seed + 13)  # the referee's retakes, apart from the throws' generator
+    cal, belly, retakes = retake_belly(cal, belly, lambda: style.render(Thrower(style).calibration(lay, True), lay),
+                                       lambda picture: referee_calibration(style, empty, picture, back))
     if dump and cal_mode not in ("auto", "confirmed"):
         d = Path(dump)
         d.mkdir(parents=True, exist_ok=True)
@@ -624,7 +631,8 @@ def run_style(args: Job) -> list[dict[str, Any]]:
         image = style.render(sticks, rng)
         rec: dict[str, Any] = {"style": seed, "throw": t, "case": case, "truth": truth.result,
                                "faces": truth.faces, "cal_mode": cal_mode, "cal_error": cal_error,
-                               "mat_cover": cover, "mat_excess": excess, "band": style.band > 0}
+                               "mat_cover": cover, "mat_excess": excess, "band": style.band > 0,
+                               "belly_retakes": retakes}
         rec, cal = read_throw(rec, image, cal, dump, learn)
         out.append(rec)
     return out
@@ -658,6 +666,36 @@ def calibrate_as_referee(empty: U8, belly: U8, back: U8, taps: list[tuple[float,
         return None, "failed", err + " || with polygon: " + str(exc2)
 
 
+BELLY_RETAKES = 2  # how many times the bench's referee retakes the 배 picture for the mark
+
+
+def mark_trouble(cal: Any) -> int:
+    """How badly ``cal``'s 빽도 mark warns, among the warnings that say to retake the 배
+    picture: 0 none (a mark read well, or candidates a confirmed 빽도 will settle), 1 small,
+    2 faint, 3 not learned."""
+    if cal.mark is not None:
+        return 2 if cal.mark.faint else 1 if cal.mark.small else 0
+    return 0 if cal.mark_candidates or cal.mark_distrusted else 3
+
+
+def retake_belly(cal: Any, belly: U8, shoot: Callable[[], U8],
+                 calibrate_with: Callable[[U8], Any]) -> tuple[Any, U8, int]:
+    """What the bench's referee does when calibration ``cal`` warns about the 빽도 mark and
+    says to retake the 배 picture: takes it again (``shoot``) and calibrates with it as they
+    did with ``belly`` (``calibrate_with``: the calibration, outline settled, or None when
+    it is refused), up to ``BELLY_RETAKES`` times, until the mark no longer warns. Returns
+    the calibration whose mark warns least (the earliest of equals), its 배 picture and the
+    retakes taken; without a calibration there is none."""
+    best, best_belly, taken = cal, belly, 0
+    while cal is not None and mark_trouble(best) and taken < BELLY_RETAKES:
+        taken += 1
+        picture = shoot()
+        again = calibrate_with(picture)
+        if again is not None and mark_trouble(again) < mark_trouble(best):
+            best, best_belly = again, picture
+    return best, best_belly, taken
+
+
 def outline_off(truth: list[tuple[float, float]], found: list[tuple[float, float]], n: int = 400) -> float:
     """How far (px) the ``found`` outline strays from the ``truth`` at most, either way: the
     farthest of ``n`` points along each from the other."""
@@ -676,6 +714,13 @@ def outline_off(truth: list[tuple[float, float]], found: list[tuple[float, float
         return float(np.abs(signed_distance(points, np.asarray(poly, np.float32).reshape(-1, 1, 2))).max())
 
     return max(farthest(along(truth), found), farthest(along(found), truth))
+
+
+def referee_calibration(style: Any, empty: U8, belly: U8, back: U8) -> Any:
+    """The calibration ``style``'s three pictures give as the bench's referee makes it
+    (:func:`calibrate_as_referee`, then :func:`settle_outline`), or None if refused."""
+    cal, _, _ = calibrate_as_referee(empty, belly, back, style.taps())
+    return settle_outline(cal, empty, belly, back, style.taps(), style.mat_polygon_image())[0]
 
 
 def settle_outline(cal: Any, empty: U8, belly: U8, back: U8, taps: list[tuple[float, float]],
@@ -713,6 +758,7 @@ def read_throw(rec: dict[str, Any], image: U8, cal: Any, dump: str | None, learn
         rec.update(read=None, flagged=None, reasons=())
         return rec, cal
     rec["cal_mark"] = cal.mark is not None  # without it, one stick 배 up goes to the referee
+    rec["cal_mark_well"] = cal.mark is not None and mark_trouble(cal) == 0  # learned, and nothing says to retake
     rec["learned"] = cal.faces.learned_count  # confirmed sticks the reading had learned from
     try:
         r = read_image(image, cal)
@@ -791,6 +837,12 @@ def report(records: list[dict[str, Any]]) -> list[str]:
                      f" read, flagged {100.0 * (len(read) - len(un)) / max(1, len(read)):.1f}%, exact unflagged"
                      f" {exact:.1f}%; one stick 배 up (not 낙): {len(ones)}, handed to the referee"
                      f" {sum(bool(r['flagged']) for r in ones)}")
+    first = {r["style"]: r for r in reversed(records)}
+    retaken = [r for r in first.values() if r.get("belly_retakes")]
+    if retaken:
+        lines.append(f"배 picture retaken for the 빽도 mark (as calibration said to): {len(retaken)} styles,"
+                     f" {sum(r['belly_retakes'] for r in retaken)} retakes; after them the mark was learned, with no"
+                     f" warning, at {sum(bool(r.get('cal_mark_well')) for r in retaken)}")
     taught = [r for r in records if r["read"] is not None and r.get("learned", 0) >= MIN_DIRECTION]
     if any(r.get("learned", 0) for r in records):
         last = [max(r.get("learned", 0) for r in records if r["style"] == k) for k in styles]

@@ -24,7 +24,8 @@ itself; if that fails, with the mat's outline as a referee taps it on the consol
 if that fails too, as the refusal asks, the sticks are laid >= 10 cm apart and the two stick
 pictures retaken, recorded as ``retake``; the referee then looks at the outline found as
 bench/foreign_scenes does: taps it again when the calibration warns that the mat's edge is
-unsure or the line strays off the edge, ``tapped``, else confirms it, ``confirmed``), reads
+unsure or the line strays off the edge, ``tapped``, else confirms it, ``confirmed``; and
+retakes the 배 picture when the calibration says to for the 빽도 mark, ``belly_retakes``), reads
 every throw (cases in turn: clean, touching, edge, 낙;
 15 % of throws with a bystander's soft shadow over the mat's edge) and prints
 bench/foreign_scenes's table plus a few lines of its own.
@@ -247,7 +248,8 @@ def calibration_images(style: Style, rng: Rng, wide: bool = False) -> tuple[U8, 
 
 
 def run_style(args: Job) -> list[dict[str, Any]]:
-    from bench.foreign_scenes import calibrate_as_referee, mat_share, read_throw, settle_outline
+    from bench.foreign_scenes import (calibrate_as_referee, mat_share, read_throw, referee_calibration, retake_belly,
+                                      settle_outline)
     seed, throws, dump, learn = args
     style = Style(seed)
     rng = np.random.default_rng(seed + 11)
@@ -264,6 +266,10 @@ def run_style(args: Job) -> list[dict[str, Any]]:
     cover, excess = (float("nan"), float("nan")) if cal is None else mat_share(style, list(cal.mat_polygon))
     cal, looked = settle_outline(cal, empty, belly, back, style.taps(), style.mat_polygon_image())
     cal_mode = looked or cal_mode
+    lay = np.random.default_rng(seed + 13)  # the referee's retakes of the 배 picture for the mark
+    cal, belly, belly_retakes = retake_belly(cal, belly, lambda: style.render(
+        style.thrower.calibration(lay, True, wide=retake), lay),
+        lambda picture: referee_calibration(style, empty, picture, back))
     d = Path(dump) if dump else None
     if d is not None:
         d.mkdir(parents=True, exist_ok=True)
@@ -281,7 +287,7 @@ def run_style(args: Job) -> list[dict[str, Any]]:
                                "faces": truth.faces, "cal_mode": cal_mode, "cal_error": cal_error,
                                "mat_cover": cover, "mat_excess": excess, "band": style.band > 0,
                                "look": style.describe(), "lean": any(p.leaning_on >= 0 for p in poses), "person_shadow": people,
-                               "cal_first": first_mode, "retake": retake,
+                               "cal_first": first_mode, "retake": retake, "belly_retakes": belly_retakes,
                                "true_sticks": _true_sticks(style, poses)}
         rec, cal = read_throw(rec, image, cal, dump, learn)
         out.append(rec)

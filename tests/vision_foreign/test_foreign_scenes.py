@@ -24,7 +24,10 @@ from bench.foreign_scenes import (
     calibrate_as_referee,
     calibration_images,
     collect,
+    mark_trouble,
     outline_off,
+    referee_calibration,
+    retake_belly,
     run_style,
     settle_outline,
 )
@@ -142,6 +145,34 @@ def test_the_benchs_referee_confirms_an_outline_on_the_mats_edge_and_taps_one_of
     assert how == looked and settled.mat_doubt == (0.0, 0.0)
     assert (settled.mat_polygon == cal.mat_polygon) == (looked == "confirmed")
     assert settle_outline(settled, empty, belly, back, style.taps(), style.mat_polygon_image()) == (settled, "")
+
+
+def test_the_benchs_referee_retakes_the_belly_picture_when_calibration_says_to() -> None:
+    """Independent venue 65019: its first 배 picture shows the mark too little apart from
+    another stick's ends (0.37 against 0.19), and calibration says to retake it with the mark
+    in plain view. The bench's referee does; the sticks laid again, the mark is learned. A
+    calibration that says nothing of the sort is kept as it is, with no retake."""
+    style = Style(65019)
+    empty, belly, back = calibration_images(style, np.random.default_rng(65019 + 7))
+    cal = referee_calibration(style, empty, belly, back)
+    assert cal.mark is None and mark_trouble(cal) == 3
+    assert any("retake the 배 picture" in w for w in cal.warnings)
+    lay = np.random.default_rng(65019 + 13)
+    shots: list[Any] = []
+
+    def shoot() -> Any:
+        shots.append(style.render(Thrower(style).calibration(lay, True), lay))
+        return shots[-1]
+
+    def calibrate_with(picture: Any) -> Any:
+        return referee_calibration(style, empty, picture, back)
+
+    again, picture, taken = retake_belly(cal, belly, shoot, calibrate_with)
+    assert taken == len(shots) == 1 and picture is shots[0]
+    assert again.mark is not None and mark_trouble(again) == 0
+    assert not any("빽도 mark" in w for w in again.warnings)
+    assert retake_belly(again, picture, shoot, calibrate_with) == (again, picture, 0)
+    assert len(shots) == 1
 
 
 def test_the_sticks_shadows_past_their_tips_hide_no_mark() -> None:
