@@ -670,24 +670,29 @@ BELLY_RETAKES = 2  # how many times the bench's referee retakes the 배 picture 
 
 
 def mark_trouble(cal: Any) -> int:
-    """How badly ``cal``'s 빽도 mark warns, among the warnings that say to retake the 배
-    picture: 0 none (a mark read well, or candidates a confirmed 빽도 will settle), 1 small,
-    2 faint, 3 not learned."""
+    """How badly ``cal``'s 빽도 mark warns, by the throws with one stick 배 up it hands to the
+    referee: 0 none (a mark read well), 1 those read 도 (it shows small), 2 all of them until a
+    confirmed 빽도 settles which candidate is the mark (or calibration again, once it is no
+    longer read), 3 all of them (it shows faintly), 4 all of them, with no mark to learn (it
+    was not learned). Calibration says to retake the 배 picture at 1, 3 and 4 (``RETAKE_SAID``)."""
     if cal.mark is not None:
-        return 2 if cal.mark.faint else 1 if cal.mark.small else 0
-    return 0 if cal.mark_candidates or cal.mark_distrusted else 3
+        return 3 if cal.mark.faint else 1 if cal.mark.small else 0
+    return 2 if cal.mark_candidates or cal.mark_distrusted else 4
+
+
+RETAKE_SAID = frozenset({1, 3, 4})
 
 
 def retake_belly(cal: Any, belly: U8, shoot: Callable[[], U8],
                  calibrate_with: Callable[[U8], Any]) -> tuple[Any, U8, int]:
     """What the bench's referee does when calibration ``cal`` warns about the 빽도 mark and
-    says to retake the 배 picture: takes it again (``shoot``) and calibrates with it as they
-    did with ``belly`` (``calibrate_with``: the calibration, outline settled, or None when
-    it is refused), up to ``BELLY_RETAKES`` times, until the mark no longer warns. Returns
-    the calibration whose mark warns least (the earliest of equals), its 배 picture and the
-    retakes taken; without a calibration there is none."""
+    says to retake the 배 picture (``RETAKE_SAID``): takes it again (``shoot``) and
+    calibrates with it as they did with ``belly`` (``calibrate_with``: the calibration,
+    outline settled, or None when it is refused), up to ``BELLY_RETAKES`` times, until the
+    mark no longer says so. Returns the calibration whose mark warns least (the earliest of
+    equals), its 배 picture and the retakes taken; without a calibration there is none."""
     best, best_belly, taken = cal, belly, 0
-    while cal is not None and mark_trouble(best) and taken < BELLY_RETAKES:
+    while cal is not None and mark_trouble(best) in RETAKE_SAID and taken < BELLY_RETAKES:
         taken += 1
         picture = shoot()
         again = calibrate_with(picture)

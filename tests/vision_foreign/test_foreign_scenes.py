@@ -11,14 +11,17 @@ the 빽도 mark) and, rarely, a band search that overshoots onto the floor.
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 import numpy as np
 import pytest
 
 from bench.foreign_scenes import (
+    BELLY_RETAKES,
     CASES,
     OUTLINE_SEEN,
+    RETAKE_SAID,
     Style,
     Thrower,
     calibrate_as_referee,
@@ -155,7 +158,7 @@ def test_the_benchs_referee_retakes_the_belly_picture_when_calibration_says_to()
     style = Style(65019)
     empty, belly, back = calibration_images(style, np.random.default_rng(65019 + 7))
     cal = referee_calibration(style, empty, belly, back)
-    assert cal.mark is None and mark_trouble(cal) == 3
+    assert cal.mark is None and mark_trouble(cal) == 4
     assert any("retake the 배 picture" in w for w in cal.warnings)
     lay = np.random.default_rng(65019 + 13)
     shots: list[Any] = []
@@ -173,6 +176,28 @@ def test_the_benchs_referee_retakes_the_belly_picture_when_calibration_says_to()
     assert not any("빽도 mark" in w for w in again.warnings)
     assert retake_belly(again, picture, shoot, calibrate_with) == (again, picture, 0)
     assert len(shots) == 1
+
+
+def test_the_benchs_referee_ranks_a_mark_by_the_throws_it_hands_over() -> None:
+    """A small mark asks only the throws read 도, candidates every one-배 throw until a
+    confirmed 빽도, a faint mark every one for good, no mark to learn every one with nothing to
+    learn: a retake is kept only if it does better (a first version kept candidates over a
+    small mark, and independent 66027 then asked every one-배 throw)."""
+    style = Style(65019)
+    empty, belly, back = calibration_images(style, np.random.default_rng(65019 + 7))
+    lay = np.random.default_rng(65019 + 13)
+    well = referee_calibration(style, empty, style.render(Thrower(style).calibration(lay, True), lay), back)
+    assert well.mark is not None and mark_trouble(well) == 0
+    small = dataclasses.replace(well, mark=dataclasses.replace(well.mark, marked_fraction=0.18))
+    faint = dataclasses.replace(well, mark=dataclasses.replace(well.mark, marked_fraction=0.1))
+    candidates = dataclasses.replace(well, mark=None, mark_candidates=(well.mark,))
+    none = dataclasses.replace(well, mark=None, mark_candidates=())
+    assert [mark_trouble(c) for c in (well, small, candidates, faint, none)] == [0, 1, 2, 3, 4]
+    assert all(("retake the 배 picture" in " ".join(c.warnings)) == (mark_trouble(c) in RETAKE_SAID)
+               for c in (well, small, candidates, faint, none))
+    # a retake that gives candidates does not replace a small mark, and one that gives a small mark replaces none
+    assert retake_belly(small, belly, lambda: belly, lambda _: candidates) == (small, belly, BELLY_RETAKES)
+    assert retake_belly(none, belly, lambda: back, lambda _: small)[:2] == (small, back)
 
 
 def test_the_sticks_shadows_past_their_tips_hide_no_mark() -> None:
