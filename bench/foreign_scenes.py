@@ -29,7 +29,7 @@ taps (recorded as ``tapped``); else they confirm it as the mat's edge (``confirm
 learned, or shows faintly or small, and says to retake the 배 picture with the mark in plain
 view, the referee does, up to ``BELLY_RETAKES`` times, and keeps the calibration whose mark
 warns least (:func:`retake_belly`; the sticks laid again on a generator of their own, so the
-throws that follow are the same). The bench then
+throws that follow are the same; ``--belly-retakes 0``: never, as before session 49). The bench then
 reads every throw and prints a table per case. As in a match, the referee confirms each
 throw and the reader learns the venue's sticks from it (:mod:`yut_cam.vision.learning`):
 the bench confirms the true result after scoring the reading (``--no-learn``: every throw
@@ -914,6 +914,7 @@ def run_cli(argv: list[str] | None, doc: str | None,
             collect_fn: Callable[[int, int, int, str | None, int, bool], list[dict[str, Any]]],
             extra: Callable[[list[dict[str, Any]]], list[str]] | None = None) -> int:
     """The command line of a scene bench: render and read, write the records, print the table."""
+    global BELLY_RETAKES  # read by retake_belly, in this process and in the workers it forks
     p = argparse.ArgumentParser(description=doc.splitlines()[0] if doc else None)
     p.add_argument("--n-styles", type=int, default=40)
     p.add_argument("--throws", type=int, default=15)
@@ -923,7 +924,11 @@ def run_cli(argv: list[str] | None, doc: str | None,
     p.add_argument("--json", default=None, help="also write every throw's record (JSON lines) here")
     p.add_argument("--no-learn", action="store_true",
                    help="read every throw with the calibration alone (no learning from confirmed throws)")
+    p.add_argument("--belly-retakes", type=int, default=BELLY_RETAKES,
+                   help="how many times the referee retakes the 배 picture when calibration says to for the 빽도 mark"
+                        " (0: never, as the benches before session 49)")
     a = p.parse_args(argv)
+    BELLY_RETAKES = a.belly_retakes
     records = collect_fn(a.n_styles, a.throws, a.seed, a.dump, a.workers, not a.no_learn)
     records.sort(key=lambda r: (r["style"], r["throw"]))
     if a.json:

@@ -200,6 +200,35 @@ def test_the_benchs_referee_ranks_a_mark_by_the_throws_it_hands_over() -> None:
     assert retake_belly(none, belly, lambda: back, lambda _: small)[:2] == (small, back)
 
 
+@pytest.mark.parametrize(("argv", "limit"), [([], 2), (["--belly-retakes", "0"], 0), (["--belly-retakes", "1"], 1)])
+def test_the_benches_retakes_are_set_on_the_command_line(argv: list[str], limit: int,
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    """``--belly-retakes 0`` runs the benches as before session 49 (the referee never
+    retakes the 배 picture), to pair a run with the figures measured then."""
+    import bench.foreign_scenes as bench
+
+    monkeypatch.setattr(bench, "BELLY_RETAKES", 2)
+    seen: list[int] = []
+
+    def collect_fn(*_: Any) -> list[dict[str, Any]]:
+        seen.append(bench.BELLY_RETAKES)
+        return []
+
+    assert bench.run_cli(argv, None, collect_fn) == 0
+    assert seen == [limit]
+    style = Style(65019)
+    empty, belly, back = calibration_images(style, np.random.default_rng(65019 + 7))
+    cal = referee_calibration(style, empty, belly, back)
+    shots: list[Any] = []
+
+    def shoot() -> Any:  # the same picture again: the mark never shows, so only the limit stops the referee
+        shots.append(belly)
+        return belly
+
+    _, _, taken = retake_belly(cal, belly, shoot, lambda _: cal)
+    assert taken == len(shots) == limit
+
+
 def test_the_sticks_shadows_past_their_tips_hide_no_mark() -> None:
     """Independent venue 55012: the belly picture's sticks cast their shadows past their tips
     on a tan mat, two thirds as light and as colourful as it; read as the sticks' own ends, they
