@@ -25,12 +25,12 @@ error). The referee then looks at the outline found, as the console draws it ove
 picture: when the calibration warns that the mat's edge is unsure, or the line strays off the
 mat's true edge by more than its own width (``OUTLINE_SEEN``), they calibrate again with the
 taps (recorded as ``tapped``); else they confirm it as the mat's edge (``confirmed``,
-:func:`yut_cam.vision.learning.confirm_outline`). When calibration warns that the 빽도 mark was not
-learned, or shows faintly or small, and says to retake the 배 picture with the mark in plain
-view, the referee does, up to ``BELLY_RETAKES`` times, and keeps the calibration whose mark
-warns least (:func:`retake_belly`; the sticks laid again on a generator of their own, so the
-throws that follow are the same; ``--belly-retakes 0``: never, as before session 49). The bench then
-reads every throw and prints a table per case. As in a match, the referee confirms each
+:func:`yut_cam.vision.learning.confirm_outline`). When calibration warns that the 빽도 mark
+was not learned, or shows faintly or small, and says to retake the 배 picture with the mark
+in plain view, the referee does, up to ``BELLY_RETAKES`` times, and keeps the calibration
+whose mark warns least (:func:`retake_belly`; the sticks laid again on a generator of their
+own, so the throws that follow are the same; ``--belly-retakes 0``: never, as before session
+49). The bench then reads every throw and prints a table per case. As in a match, the referee confirms each
 throw and the reader learns the venue's sticks from it (:mod:`yut_cam.vision.learning`):
 the bench confirms the true result after scoring the reading (``--no-learn``: every throw
 is read with the calibration alone). Timings are not measured.

@@ -12,7 +12,7 @@ the 빽도 mark) and, rarely, a band search that overshoots onto the floor.
 from __future__ import annotations
 
 import dataclasses
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 import pytest
@@ -150,43 +150,62 @@ def test_the_benchs_referee_confirms_an_outline_on_the_mats_edge_and_taps_one_of
     assert settle_outline(settled, empty, belly, back, style.taps(), style.mat_polygon_image()) == (settled, "")
 
 
-def test_the_benchs_referee_retakes_the_belly_picture_when_calibration_says_to() -> None:
+class _Venue(NamedTuple):
+    """Independent venue 65019's calibration pictures, as the bench's referee first calibrates them."""
+
+    style: Style
+    empty: Any
+    belly: Any
+    back: Any
+    cal: Any
+
+    def retake(self, lay: np.random.Generator) -> Any:
+        """The 배 picture taken again, the sticks laid on ``lay``."""
+        return self.style.render(Thrower(self.style).calibration(lay, True), lay)
+
+    def calibrate_with(self, picture: Any) -> Any:
+        return referee_calibration(self.style, self.empty, picture, self.back)
+
+
+@pytest.fixture(scope="module")
+def venue_65019() -> _Venue:
+    style = Style(65019)
+    empty, belly, back = calibration_images(style, np.random.default_rng(65019 + 7))
+    return _Venue(style, empty, belly, back, referee_calibration(style, empty, belly, back))
+
+
+def test_the_benchs_referee_retakes_the_belly_picture_when_calibration_says_to(venue_65019: _Venue) -> None:
     """Independent venue 65019: its first 배 picture shows the mark too little apart from
     another stick's ends (0.37 against 0.19), and calibration says to retake it with the mark
     in plain view. The bench's referee does; the sticks laid again, the mark is learned. A
     calibration that says nothing of the sort is kept as it is, with no retake."""
-    style = Style(65019)
-    empty, belly, back = calibration_images(style, np.random.default_rng(65019 + 7))
-    cal = referee_calibration(style, empty, belly, back)
+    v = venue_65019
+    cal = v.cal
     assert cal.mark is None and mark_trouble(cal) == 4
     assert any("retake the 배 picture" in w for w in cal.warnings)
     lay = np.random.default_rng(65019 + 13)
     shots: list[Any] = []
 
     def shoot() -> Any:
-        shots.append(style.render(Thrower(style).calibration(lay, True), lay))
+        shots.append(v.retake(lay))
         return shots[-1]
 
-    def calibrate_with(picture: Any) -> Any:
-        return referee_calibration(style, empty, picture, back)
-
-    again, picture, taken = retake_belly(cal, belly, shoot, calibrate_with)
+    again, picture, taken = retake_belly(cal, v.belly, shoot, v.calibrate_with)
     assert taken == len(shots) == 1 and picture is shots[0]
     assert again.mark is not None and mark_trouble(again) == 0
     assert not any("빽도 mark" in w for w in again.warnings)
-    assert retake_belly(again, picture, shoot, calibrate_with) == (again, picture, 0)
+    assert retake_belly(again, picture, shoot, v.calibrate_with) == (again, picture, 0)
     assert len(shots) == 1
 
 
-def test_the_benchs_referee_ranks_a_mark_by_the_throws_it_hands_over() -> None:
+def test_the_benchs_referee_ranks_a_mark_by_the_throws_it_hands_over(venue_65019: _Venue) -> None:
     """A small mark asks only the throws read 도, candidates every one-배 throw until a
     confirmed 빽도, a faint mark every one for good, no mark to learn every one with nothing to
     learn: a retake is kept only if it does better (a first version kept candidates over a
     small mark, and independent 66027 then asked every one-배 throw)."""
-    style = Style(65019)
-    empty, belly, back = calibration_images(style, np.random.default_rng(65019 + 7))
-    lay = np.random.default_rng(65019 + 13)
-    well = referee_calibration(style, empty, style.render(Thrower(style).calibration(lay, True), lay), back)
+    v = venue_65019
+    belly, back = v.belly, v.back
+    well = v.calibrate_with(v.retake(np.random.default_rng(65019 + 13)))
     assert well.mark is not None and mark_trouble(well) == 0
     small = dataclasses.replace(well, mark=dataclasses.replace(well.mark, marked_fraction=0.18))
     faint = dataclasses.replace(well, mark=dataclasses.replace(well.mark, marked_fraction=0.1))
@@ -201,7 +220,7 @@ def test_the_benchs_referee_ranks_a_mark_by_the_throws_it_hands_over() -> None:
 
 
 @pytest.mark.parametrize(("argv", "limit"), [([], 2), (["--belly-retakes", "0"], 0), (["--belly-retakes", "1"], 1)])
-def test_the_benches_retakes_are_set_on_the_command_line(argv: list[str], limit: int,
+def test_the_benches_retakes_are_set_on_the_command_line(argv: list[str], limit: int, venue_65019: _Venue,
                                                          monkeypatch: pytest.MonkeyPatch) -> None:
     """``--belly-retakes 0`` runs the benches as before session 49 (the referee never
     retakes the 배 picture), to pair a run with the figures measured then."""
@@ -216,9 +235,7 @@ def test_the_benches_retakes_are_set_on_the_command_line(argv: list[str], limit:
 
     assert bench.run_cli(argv, None, collect_fn) == 0
     assert seen == [limit]
-    style = Style(65019)
-    empty, belly, back = calibration_images(style, np.random.default_rng(65019 + 7))
-    cal = referee_calibration(style, empty, belly, back)
+    cal, belly = venue_65019.cal, venue_65019.belly
     shots: list[Any] = []
 
     def shoot() -> Any:  # the same picture again: the mark never shows, so only the limit stops the referee
